@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The front door.  'make help' lists the targets.
+#
+# Everything built goes under BUILD (default ./build, git-ignored).  Stages
+# print one line each; their full output is in $(BUILD)/logs.
+
+B         := $(abspath $(or $(BUILD),build))
+export BUILD := $(B)
+TREE      := $(B)/linux
+TREE_STAMP := $(B)/tree.stamp
+LOG       := $(B)/logs
+STAGE     := testvm/stage
+HOSTCC    ?= gcc
+
+# The matrix: cells are files in testvm/cells/, each naming its kernel.
+CELLS     ?= perf-smp2 debug-smp1 debug-smp4
+cell_kernel = $(shell sed -n 's/^KERNEL=//p' testvm/cells/$(1) 2>/dev/null)
+FLAVOURS  := $(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c))))
+
+# Debian packages the project uses (--no-install-recommends).
+PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
+	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source
+
+.PHONY: all help deps tree kernels guest run check selftest export clean
+
+all: run
+
+help:
+	@echo "make           deps, tree, kernels, guest, run: the verdict table"
+	@echo "make check     what CI runs: 'make' plus the host-side tests"
+	@echo ""
+	@echo "make deps      apt-get install what is missing (root), else print the line"
+	@echo "make tree      import Debian's linux-source 6.1 into $(TREE) (tag"
+	@echo "               debian-6.1.N), branch ptlock-split = tag + modern/patches"
+	@echo "make kernels   configure (modern/configs fragments) and build the bzImages:"
+	@echo "               $(FLAVOURS)"
+	@echo "make guest     nolibc test programs + syscall check + initramfs"
+	@echo "make run       boot each cell of CELLS and print the verdict table"
+	@echo "make selftest  host-side tests of the tooling's failure paths"
+	@echo "make export    write ptlock-split's commits back to modern/patches"
+	@echo "               (git format-patch --cover-letter --base)"
+	@echo "make clean     remove $(B)"
+	@echo ""
+	@echo "Variables: BUILD=dir  CELLS='$(CELLS)'"
+	@echo "           TIMEOUT=secs per boot (600)  APPEND='kernel args' for every cell"
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+		dpkg-query -W -f '$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'install ok installed' || echo $$p; done | tr '\n' ' '); \
+	[ -z "$$missing" ] && exit 0; \
+	line="apt-get update && apt-get install -y --no-install-recommends $$missing"; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "Missing packages. As root, run:"; echo "  $$line"; exit 1; \
+	fi; \
+	$(STAGE) "deps: install $$missing" $(LOG)/deps.log \
+		sh -c "DEBIAN_FRONTEND=noninteractive; export DEBIAN_FRONTEND; $$line"
+
+tree: deps
+	@$(STAGE) "tree: import, apply modern/" $(LOG)/tree.log modern/tree.sh
+
+kernels: $(addprefix kernel-,$(FLAVOURS))
+
+kernel-%: tree
+	@$(STAGE) "config $*" $(LOG)/config-$*.log modern/kbuild.sh config $*
+	@$(STAGE) "build $*" $(LOG)/build-$*.log modern/kbuild.sh build $*
+
+include testvm/guest.mk
+
+guest: tree
+	@$(STAGE) "guest programs, initramfs" $(LOG)/guest.log \
+		$(MAKE) --no-print-directory guest-build
+	@echo "           syscalls used: $$(cut -d' ' -f1,2 $(GUEST)/syscalls.txt | sort -un | tr '\n' ' ' | sed 's/ \([0-9]\)/, \1/g')"
+
+run: kernels guest
+	@for c in $(CELLS); do \
+		$(STAGE) "boot $$c" $(LOG)/run-$$c.log testvm/qemu-run.sh $$c; \
+	done; \
+	testvm/ktap.py --out $(B)/results $(CELLS)
+
+selftest: kernel-perf guest
+	@testvm/selftest/run.sh
+
+check: run selftest
+	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json
+
+export:
+	@modern/tree.sh export
+
+clean:
+	rm -rf $(B)

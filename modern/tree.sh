@@ -1,0 +1,269 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare the kernel tree the series applies to, and apply it.
+#
+#   TARBALL  Debian's packaged source (default /usr/src/linux-source-6.1.tar.xz)
+#   TREE     where the git tree lives (default $BUILD/linux)
+#   PATCHES  the series (default modern/patches; 0000-cover-letter.patch is
+#            not applied)
+#
+# The tarball is imported once as a single base commit, tagged with the exact
+# version (debian-6.1.N); branch ptlock-split is that tag plus the series.
+# Running it again with nothing changed touches nothing.  A changed series
+# resets the branch to the tag and re-applies it from scratch; commits made in
+# the tree that were never exported are kept on a saved branch first.
+# A patch that does not apply is aborted and named, with the hunk git rejected.
+#
+# "tree.sh export" is the way back: it writes the branch's commits over
+# modern/patches with git format-patch --cover-letter --base, keeping the
+# cover letter's subject and text (kept as the branch description).
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$here/../build}
+TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+TREE=${TREE:-$BUILD/linux}
+PATCHES=${PATCHES:-$here/patches}
+BRANCH=ptlock-split
+STAMP=$BUILD/tree.stamp		# touched whenever the tree's content changes
+
+die() {
+	echo "tree: error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "note: $*"
+}
+
+git_t() {
+	git -C "$TREE" "$@"
+}
+
+tarball_id() {
+	stat -c '%n %s %Y' "$TARBALL"
+}
+
+# Version of the tree in directory $1, as "6.1.192".
+tree_version() {
+	awk -F' *= *' '/^VERSION =/ { v = $2 } /^PATCHLEVEL =/ { p = $2 }
+		/^SUBLEVEL =/ { s = $2 } END { print v "." p "." s }' "$1/Makefile"
+}
+
+check_tarball() {
+	if [ ! -f "$TARBALL" ]; then
+		found=$(ls /usr/src/linux-source-*.tar.* 2>/dev/null | tr '\n' ' ')
+		die "$TARBALL not found.
+It comes from Debian's package linux-source (6.1.x, bookworm): apt-get install linux-source
+${found:+Found instead: $found(not 6.1)}"
+	fi
+}
+
+import_base() {
+	tmp=$TREE.importing
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	echo "extracting $TARBALL"
+	tar -xf "$TARBALL" -C "$tmp" --strip-components=1 ||
+		die "cannot extract $TARBALL (truncated or corrupt?)"
+	[ -f "$tmp/Makefile" ] || die "$TARBALL holds no kernel tree (no top-level Makefile)"
+	ver=$(tree_version "$tmp")
+	case $ver in
+	6.1.*) ;;
+	*)	rm -rf "$tmp"
+		die "$TARBALL holds Linux $ver; the series is for 6.1.x (Debian bookworm's linux-source)" ;;
+	esac
+	pkg=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+
+	# Debian's .gitignore ends with a block that ignores every top-level
+	# entry; keep it and new files would never show up in git status.
+	sed -i '/^# Debian packaging/,$d' "$tmp/.gitignore"
+
+	echo "importing Linux $ver into git"
+	git -C "$tmp" init -q -b "$BRANCH"
+	git -C "$tmp" config user.name "ptlock build"
+	git -C "$tmp" config user.email "build@localhost"
+	git -C "$tmp" config gc.auto 0
+	git -C "$tmp" add -f -A .
+	GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000" \
+	git -C "$tmp" commit -q -m "Linux $ver from Debian's linux-source $pkg
+
+Imported from $TARBALL; Debian's top-level ignore block was dropped
+from .gitignore so that new files show up."
+	git -C "$tmp" tag "debian-$ver"
+	git -C "$tmp" config ptlock.base "debian-$ver"
+	git -C "$tmp" config ptlock.tarball "$(tarball_id)"
+	mv "$tmp" "$TREE"
+	note "imported Linux $ver as tag debian-$ver in $TREE"
+}
+
+# The series, in order, without the cover letter.
+series() {
+	for p in "$PATCHES"/*.patch; do
+		[ -f "$p" ] || continue
+		case ${p##*/} in
+		0000-cover-letter.patch) ;;
+		*) echo "$p" ;;
+		esac
+	done
+}
+
+series_hash() {
+	for p in $(series); do
+		echo "${p##*/}"
+		cat "$p"
+	done | sha256sum | cut -c1-16
+}
+
+# Every hunk holds as many lines as its header says, and there is one at
+# least: a cut-off mail fails here (git apply itself reads it leniently).
+hunks_complete() {
+	awk 'function close_hunk() {
+		if (inh && (old != 0 || new != 0)) bad = 1
+		inh = 0
+	}
+	/^@@ -[0-9]+(,[0-9]+)? \+[0-9]+(,[0-9]+)? @@/ {
+		close_hunk()
+		split($2, o, ","); split($3, n, ",")
+		old = (2 in o) ? o[2] : 1; new = (2 in n) ? n[2] : 1
+		inh = 1; hunks++; next
+	}
+	inh && old <= 0 && new <= 0 { close_hunk() }
+	inh && /^ / { old--; new--; next }
+	inh && /^-/ { old--; next }
+	inh && /^\+/ { new--; next }
+	inh && /^\\/ { next }
+	inh { close_hunk() }
+	END { close_hunk(); exit (bad || !hunks) }'
+}
+
+# Each file must be one mail with a non-empty patch, as git format-patch
+# writes them; say which file is not before git am sees it.
+check_mbox() {
+	p=$1
+	d=$(mktemp -d)
+	n=$(git mailsplit -o"$d" "$p" 2>/dev/null) || n=0
+	if [ "$n" != 1 ] ||
+	   ! git mailinfo "$d/msg" "$d/patch" <"$d/0001" >"$d/info" 2>/dev/null ||
+	   [ ! -s "$d/patch" ] || ! grep -q '^Subject: .' "$d/info" ||
+	   ! hunks_complete <"$d/patch"; then
+		rm -rf "$d"
+		die "$p is not a git format-patch mail (truncated or corrupt?)"
+	fi
+	rm -rf "$d"
+}
+
+apply_series() {
+	hash=$1
+	nr=0
+	for p in $(series); do
+		check_mbox "$p"
+	done
+	if [ -d "$TREE/.git/rebase-apply" ]; then
+		note "an interrupted git am was found: aborted, series re-applied"
+		git_t am --abort
+	fi
+	if [ -n "$(git_t status --porcelain -uno)" ]; then
+		die "$TREE has uncommitted changes; commit them (then 'make export') or drop them (git -C $TREE reset --hard) before the series is re-applied"
+	fi
+	old=$(git_t config ptlock.head || true)
+	cur=$(git_t rev-parse -q --verify "refs/heads/$BRANCH" || true)
+	if [ -n "$old" ] && [ -n "$cur" ] && [ "$old" != "$cur" ]; then
+		saved=$BRANCH-saved-$(date +%Y%m%d-%H%M%S)
+		git_t branch "$saved" "$cur"
+		note "$BRANCH had commits not exported to modern/patches: kept as branch $saved"
+	fi
+	git_t config --unset ptlock.head || true
+	git_t config --unset ptlock.series || true
+	git_t checkout -q -f -B "$BRANCH" "$base"
+	for p in $(series); do
+		if ! git_t am -q "$p" >"$TREE/.git/am.out" 2>&1; then
+			git_t am --abort
+			echo "tree: error: ${p#"$here"/../} does not apply to $base:" >&2
+			git_t apply --check -v "$p" 2>&1 | grep -v '^Checking patch' >&2 || true
+			die "series aborted; $BRANCH is left at $base plus the $nr patches before it"
+		fi
+		nr=$((nr + 1))
+	done
+	git_t config ptlock.series "$hash"
+	git_t config ptlock.head "$(git_t rev-parse HEAD)"
+	note "applied $nr patches from modern/patches on $base"
+}
+
+# Subject and text of the existing cover letter, for the branch description.
+cover_description() {
+	awk '/^Subject: / { sub(/^Subject: (\[[^]]*\] )?/, ""); print; print ""; next }
+	     /^$/ && !body { body = 1; next }
+	     body && (/^[^ ].* \([0-9]+\):$/ || /^base-commit:/) { exit }
+	     body' "$1"
+}
+
+export_series() {
+	[ -d "$TREE" ] && git_t config ptlock.base >/dev/null ||
+		die "no prepared tree at $TREE (run 'make tree' first)"
+	base=$(git_t config ptlock.base)
+	repo=$(git -C "$PATCHES" rev-parse --show-toplevel 2>/dev/null || true)
+	if [ -n "$repo" ] && [ -n "$(git -C "$repo" status --porcelain -- "$PATCHES")" ] &&
+	   [ "${FORCE:-0}" != 1 ]; then
+		die "$PATCHES has changes not committed to the project; commit them or rerun with FORCE=1"
+	fi
+	if ! git_t config "branch.$BRANCH.description" >/dev/null &&
+	   [ -f "$PATCHES/0000-cover-letter.patch" ]; then
+		git_t config "branch.$BRANCH.description" \
+			"$(cover_description "$PATCHES/0000-cover-letter.patch")"
+	fi
+	out=$(mktemp -d)
+	git_t format-patch -q --cover-letter --cover-from-description=subject \
+		--base="$base" -o "$out" "$base..$BRANCH"
+	rm -f "$PATCHES"/*.patch
+	mkdir -p "$PATCHES"
+	n=0
+	for p in "$out"/*.patch; do
+		[ -f "$p" ] || continue
+		mv "$p" "$PATCHES/"
+		n=$((n + 1))
+	done
+	rm -rf "$out"
+	git_t config ptlock.series "$(series_hash)"
+	git_t config ptlock.head "$(git_t rev-parse "$BRANCH")"
+	echo "wrote $n files to $PATCHES from $base..$BRANCH"
+}
+
+if [ "${1:-}" = export ]; then
+	export_series
+	exit 0
+fi
+
+check_tarball
+if [ -d "$TREE" ]; then
+	if ! git_t config ptlock.base >/dev/null 2>&1 ||
+	   ! git_t rev-parse -q --verify "refs/tags/$(git_t config ptlock.base)" >/dev/null; then
+		note "$TREE was left half-prepared: imported again"
+		rm -rf "$TREE"
+	elif [ "$(git_t config ptlock.tarball)" != "$(tarball_id)" ]; then
+		aside=$TREE.old-$(date +%Y%m%d-%H%M%S)
+		mv "$TREE" "$aside"
+		note "$TARBALL changed since the import: old tree moved to $aside"
+	fi
+fi
+[ -d "$TREE" ] || import_base
+base=$(git_t config ptlock.base)
+
+hash=$(series_hash)
+if [ "$(git_t config ptlock.series || true)" = "$hash" ] &&
+   [ ! -d "$TREE/.git/rebase-apply" ]; then
+	head=$(git_t rev-parse HEAD)
+	if [ "$(git_t symbolic-ref -q --short HEAD || true)" != "$BRANCH" ]; then
+		die "$TREE is not on branch $BRANCH; check it out again (git -C $TREE checkout $BRANCH)"
+	fi
+	if [ "$head" != "$(git_t config ptlock.head)" ]; then
+		note "$BRANCH has commits that are not in modern/patches; 'make export' writes them out"
+	fi
+	echo "series up to date on $base"
+	[ -f "$STAMP" ] || touch "$STAMP"
+	exit 0
+fi
+apply_series "$hash"
+touch "$STAMP"

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest side: static i386 programs built with the kernel tree's nolibc,
+# checked for system calls newer than 2.6.14, packed with the tree's
+# usr/gen_init_cpio into one initramfs.  Included by the top Makefile; the
+# same initramfs boots every kernel.
+
+GUEST     := $(B)/guest
+SYSROOT   := $(GUEST)/sysroot
+UAPI      := $(GUEST)/uapi
+GUEST_SRC := $(sort $(wildcard testvm/guest/*.c))
+GUEST_BIN := $(patsubst testvm/guest/%.c,$(GUEST)/bin/%,$(GUEST_SRC))
+INITRAMFS := $(B)/initramfs.cpio
+
+GUEST_CC     := gcc
+# nolibc 6.1 declares size_t as unsigned long on i386, gcc expects unsigned
+# int for the builtins: that mismatch is nolibc's and harmless.
+GUEST_CFLAGS := -m32 -march=i686 -O2 -Wall -Wextra -Wno-unused-parameter \
+	-static -nostdlib -nostdinc -fno-pie -no-pie -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -fno-ident \
+	-Wno-builtin-declaration-mismatch \
+	-isystem $(shell $(GUEST_CC) -m32 -print-file-name=include) \
+	-I$(SYSROOT)/include -I$(UAPI)/usr/include
+
+# nolibc's headers and the tree's i386 UAPI headers (both out of tree).
+$(GUEST)/.headers: $(TREE_STAMP)
+	rm -rf $(SYSROOT) $(UAPI)
+	$(MAKE) -C $(TREE)/tools/include/nolibc ARCH=i386 OUTPUT=$(GUEST)/ headers
+	$(MAKE) -C $(TREE) O=$(UAPI) ARCH=i386 headers
+	touch $@
+
+$(GUEST)/klog_bad.h: testvm/klog-bad.txt
+	@mkdir -p $(dir $@)
+	{ echo "static const char *const klog_bad[] = {"; \
+	  grep -v '^#' $< | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'; \
+	  echo "\tNULL"; echo "};"; } >$@
+
+$(GUEST)/bin/%: testvm/guest/%.c testvm/guest/harness.h $(GUEST)/klog_bad.h $(GUEST)/.headers
+	@mkdir -p $(dir $@)
+	$(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST) -o $@ $< -lgcc
+
+$(GUEST)/syscalls.txt: $(GUEST_BIN) testvm/syscalls.sh
+	testvm/syscalls.sh $(UAPI)/usr/include/asm/unistd_32.h $(GUEST_BIN) >$@.tmp
+	mv $@.tmp $@
+
+$(GUEST)/gen_init_cpio: $(TREE_STAMP)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -O2 -o $@ $(TREE)/usr/gen_init_cpio.c
+
+$(INITRAMFS): $(GUEST)/syscalls.txt $(GUEST)/gen_init_cpio $(EXTRA_BIN)
+	{ echo "dir /dev 0755 0 0"; \
+	  echo "nod /dev/console 0600 0 0 c 5 1"; \
+	  echo "dir /bin 0755 0 0"; \
+	  echo "dir /tmp 1777 0 0"; \
+	  echo "file /init $(GUEST)/bin/init 0755 0 0"; \
+	  for b in $(filter-out %/init,$(GUEST_BIN)); do \
+	    echo "file /bin/$${b##*/} $$b 0755 0 0"; done; \
+	} >$(GUEST)/initramfs.list
+	$(GUEST)/gen_init_cpio $(GUEST)/initramfs.list >$@.tmp
+	mv $@.tmp $@
+
+guest-build: $(INITRAMFS)

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * harness.h - what every guest program shares, on top of the kernel's nolibc.
+ *
+ * The same static i386 binaries run on 6.1 and on 2.6.14-rc4-mm1, so only
+ * system calls that 2.6.14 has (i386 numbers <= 293) may be used: the newer
+ * *at() calls that nolibc would prefer are hidden below, and the build scans
+ * the binaries for any syscall number above 293 (testvm/syscalls.sh).
+ *
+ * A test is one program checking one invariant.  It prints its figures as one
+ * KTAP diagnostic line, "# NAME: key=value ...", and ends with
+ *   pass()          exit 0: the runner prints "ok N NAME"
+ *   fail(fmt, ...)  exit 1 after "# NAME: FAIL reason"
+ *   skip(fmt, ...)  exit 4, the reason left in SKIP_FILE for the runner
+ * The runner (init.c) owns the KTAP plan and result lines, the time bound and
+ * the kernel-log check after every test.
+ *
+ * Helpers: threads (clone + futex join), the page pattern and its digest,
+ * /proc readers, and the kernel-log scan.
+ */
+#ifndef PTLTEST_HARNESS_H
+#define PTLTEST_HARNESS_H
+
+#include <asm/unistd.h>
+#undef __NR_openat
+#undef __NR_mkdirat
+#undef __NR_mknodat
+#undef __NR_fchownat
+#undef __NR_fchmodat
+#undef __NR_unlinkat
+#undef __NR_linkat
+#undef __NR_symlinkat
+#undef __NR_dup3
+#undef __NR_pselect6
+#undef __NR_ppoll
+#undef __NR_newfstatat
+#include <nolibc.h>
+#include <linux/futex.h>
+#include <linux/sched.h>
+
+/* a header of static helpers: each program uses some of them */
+#pragma GCC diagnostic ignored "-Wunused-function"
+
+#define PAGE_SIZE	4096UL
+#define PAGE_WORDS	(PAGE_SIZE / sizeof(unsigned int))
+#define MiB		(1024UL * 1024UL)
+#define SKIP_FILE	"/tmp/skip-reason"
+#define EXIT_SKIP	4
+
+static const char *test_name = "?";
+
+/* --- what nolibc (6.1) lacks ------------------------------------------- */
+
+#define WTERMSIG(status)	((status) & 0x7f)
+#define WIFSIGNALED(status)	(WTERMSIG(status) && WTERMSIG(status) != 0x7f)
+
+static char *strstr(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *s; s++)
+		if (!strncmp(s, needle, n))
+			return (char *)s;
+	return NULL;
+}
+
+static inline void sync(void)
+{
+	my_syscall0(__NR_sync);
+}
+
+static inline long sys_madvise(void *addr, unsigned long len, int advice)
+{
+	return my_syscall3(__NR_madvise, addr, len, advice);
+}
+
+static inline long sys_futex(volatile int *uaddr, int op, int val)
+{
+	return my_syscall4(__NR_futex, uaddr, op, val, 0);
+}
+
+static inline long sys_syslog(int type, char *buf, int len)
+{
+	return my_syscall3(__NR_syslog, type, buf, len);
+}
+
+static inline long sys_swapon(const char *path, int flags)
+{
+	return my_syscall2(__NR_swapon, path, flags);
+}
+
+static inline long sys_alarm(unsigned int secs)
+{
+	return my_syscall1(__NR_alarm, secs);
+}
+
+static __attribute__((noreturn)) void exit_group(int status)
+{
+	my_syscall1(__NR_exit_group, status);
+	for (;;)
+		;
+}
+
+/* --- results ------------------------------------------------------------- */
+
+static __attribute__((noreturn)) void pass(void)
+{
+	exit_group(0);
+}
+
+static __attribute__((noreturn, format(printf, 1, 2))) void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# %s: FAIL ", test_name);
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit_group(1);
+}
+
+static __attribute__((noreturn, format(printf, 1, 2))) void skip(const char *fmt, ...)
+{
+	va_list ap;
+	int fd = open(SKIP_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	/* nolibc (6.1) prints only to the std streams: make stdout the file */
+	if (fd >= 0)
+		dup2(fd, 1);
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	exit_group(EXIT_SKIP);
+}
+
+/* --- /proc ---------------------------------------------------------------- */
+
+/* Read a small file into buf (NUL-terminated); returns its length or -1. */
+static int read_file(const char *path, char *buf, int size)
+{
+	int fd = open(path, O_RDONLY, 0);
+	int len = 0, n;
+
+	if (fd < 0)
+		return -1;
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	return len;
+}
+
+/* The value in kB of one /proc/meminfo line ("MemFree"), or 0. */
+static unsigned long meminfo_kb(const char *key)
+{
+	static char buf[2048];
+	char *p = buf;
+	int klen = strlen(key);
+
+	if (read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return 0;
+	while (*p) {
+		if (!strncmp(p, key, klen) && p[klen] == ':') {
+			p += klen + 1;
+			while (*p == ' ')
+				p++;
+			return atol(p);
+		}
+		while (*p && *p++ != '\n')
+			;
+	}
+	return 0;
+}
+
+/* Resident pages of this process, from /proc/self/statm (second field). */
+static long statm_resident(void)
+{
+	char buf[128], *p = buf;
+
+	if (read_file("/proc/self/statm", buf, sizeof(buf)) < 0)
+		return -1;
+	while (*p && *p != ' ')
+		p++;
+	while (*p == ' ')
+		p++;
+	return atol(p);
+}
+
+static long now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec * 1000L + tv.tv_usec / 1000;
+}
+
+static void *map_anon(unsigned long len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		fail("mmap of %lu bytes: errno %d", len, errno);
+	return p;
+}
+
+/* --- the page pattern ------------------------------------------------------
+ * Word w of page p of a test seeded with s; a page full of it can't be
+ * mistaken for another page's, another test's, or zeroes.
+ */
+static inline unsigned int pattern(unsigned int s, unsigned int p, unsigned int w)
+{
+	unsigned int x = s ^ (p * 0x9e3779b1u) ^ (w * 0x85ebca6bu);
+
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
+
+static void fill_page(unsigned int *page, unsigned int seed, unsigned int p)
+{
+	unsigned int w;
+
+	for (w = 0; w < PAGE_WORDS; w++)
+		page[w] = pattern(seed, p, w);
+}
+
+/* FNV-1a over 32-bit words: the digest the host compares across kernels. */
+#define DIGEST_INIT	2166136261u
+static inline unsigned int digest_word(unsigned int d, unsigned int v)
+{
+	return (d ^ v) * 16777619u;
+}
+
+/*
+ * Check page p against the pattern and fold it into *digest.  Returns the
+ * index of the first wrong word, or -1 when the page is intact.
+ */
+static int check_page(const unsigned int *page, unsigned int seed,
+		      unsigned int p, unsigned int *digest)
+{
+	unsigned int w, d = *digest;
+
+	for (w = 0; w < PAGE_WORDS; w++) {
+		if (page[w] != pattern(seed, p, w))
+			return w;
+		d = digest_word(d, page[w]);
+	}
+	*digest = d;
+	return -1;
+}
+
+/* --- threads ---------------------------------------------------------------
+ * clone(CLONE_VM|...|CLONE_THREAD) on a stack of our own; the kernel writes
+ * the tid at start and clears it (and wakes the futex) at exit: that is the
+ * join.
+ */
+#define THREAD_STACK	(64 * 1024)
+#define CLONE_THREAD_FLAGS	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
+				 CLONE_THREAD | CLONE_SYSVSEM | \
+				 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
+
+struct thread {
+	int (*fn)(struct thread *t);
+	volatile int tid;
+	int id;
+	void *arg;
+	char *stack;
+};
+
+static void thread_start(struct thread *t)
+{
+	unsigned long top = ((unsigned long)t->stack + THREAD_STACK) & ~15UL;
+	unsigned long *sp = (unsigned long *)(top - 16);
+	long ret;
+
+	/* fn(t) is called with t at a 16-byte aligned stack slot */
+	sp[0] = (unsigned long)t;
+	*--sp = (unsigned long)t->fn;
+	__asm__ volatile(
+		"int $0x80\n\t"
+		"test %%eax, %%eax\n\t"
+		"jnz 1f\n\t"
+		"popl %%eax\n\t"
+		"call *%%eax\n\t"
+		"movl %%eax, %%ebx\n\t"
+		"movl %[nr_exit], %%eax\n\t"
+		"int $0x80\n\t"
+		"hlt\n"
+		"1:\n\t"
+		: "=a"(ret)
+		: "0"(__NR_clone), "b"(CLONE_THREAD_FLAGS), "c"(sp),
+		  "d"(&t->tid), "S"(0), "D"(&t->tid), [nr_exit] "i"(__NR_exit)
+		: "memory", "cc");
+	if (ret < 0)
+		fail("clone: errno %ld", -ret);
+}
+
+static void thread_join(struct thread *t)
+{
+	int tid;
+
+	while ((tid = t->tid) != 0)
+		sys_futex(&t->tid, FUTEX_WAIT, tid);
+}
+
+/*
+ * Start n threads running fn, each with its own pre-touched stack (so that
+ * stacks do not show up in RSS figures taken after this).
+ */
+static struct thread *threads_create(int n, int (*fn)(struct thread *), void *arg)
+{
+	struct thread *t = map_anon(n * sizeof(*t));
+	char *stacks = map_anon((unsigned long)n * THREAD_STACK);
+	int i;
+
+	memset(stacks, 0, (unsigned long)n * THREAD_STACK);
+	for (i = 0; i < n; i++) {
+		t[i].fn = fn;
+		t[i].id = i;
+		t[i].arg = arg;
+		t[i].stack = stacks + (unsigned long)i * THREAD_STACK;
+	}
+	return t;
+}
+
+/* A start line: threads wait on it so that their faults overlap. */
+static volatile int start_gate;
+
+static void gate_wait(void)
+{
+	while (!start_gate)
+		sys_futex(&start_gate, FUTEX_WAIT, 0);
+}
+
+/* Start all n threads, let them go at once, wait for all of them. */
+static void threads_run(struct thread *t, int n)
+{
+	int i;
+
+	start_gate = 0;
+	for (i = 0; i < n; i++)
+		thread_start(&t[i]);
+	start_gate = 1;
+	sys_futex(&start_gate, FUTEX_WAKE, 0x7fffffff);
+	for (i = 0; i < n; i++)
+		thread_join(&t[i]);
+}
+
+/* --- the kernel log --------------------------------------------------------
+ * klog_bad[]: lines that mean the kernel found a bug, whatever the test's
+ * verdict; generated from testvm/klog-bad.txt, which the host parser reads too.
+ */
+#include "klog_bad.h"
+
+#endif /* PTLTEST_HARNESS_H */

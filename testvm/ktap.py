@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Parse the guests' consoles into verdicts: the last stage of 'make run'.
+
+ktap.py [--out DIR] CELL...
+ktap.py --total SUMMARY.json...
+
+For each cell, reads $BUILD/runs/CELL/console.log (written by qemu-run.sh),
+takes the KTAP the guest runner printed and the "# test: key=value" figures,
+and scans the whole console for the lines listed in testvm/klog-bad.txt.
+Writes DIR/CELL.json and DIR/summary.json, prints the verdict table and a
+closing "N passed, N failed" line.  Exit status 1 if any cell is incomplete
+(hang, panic, missing plan or result), any test is not ok, the console holds
+a bad line, or one test's digest differs between cells that ran it with the
+same guest memory.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.environ.get("BUILD", os.path.join(HERE, "..", "build"))
+
+RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
+PLAN = re.compile(r"^1\.\.(\d+)$")
+DIAG = re.compile(r"^# (\w+): (.*)$")
+KV = re.compile(r"(\w+)=(\S+)")
+
+
+def bad_patterns():
+    with open(os.path.join(HERE, "klog-bad.txt")) as f:
+        return [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+
+
+def cell_conf(cell):
+    conf = {}
+    with open(os.path.join(HERE, "cells", cell)) as f:
+        for line in f:
+            if "=" in line and not line.startswith("#"):
+                k, v = line.rstrip("\n").split("=", 1)
+                conf[k] = v
+    return conf
+
+
+def parse_cell(cell, patterns):
+    rundir = os.path.join(BUILD, "runs", cell)
+    res = {"cell": cell, "conf": cell_conf(cell), "tests": {}, "errors": [],
+           "console_bad": [], "plan": None, "done": False}
+    try:
+        with open(os.path.join(rundir, "cmdline")) as f:
+            res["cmdline"] = f.read().strip()
+        with open(os.path.join(rundir, "console.log"), errors="replace") as f:
+            lines = [l.rstrip("\r\n") for l in f]
+    except OSError as e:
+        res["errors"].append("no console log: %s" % e)
+        return res
+    pending = {}
+    for line in lines:
+        if any(p in line for p in patterns):
+            res["console_bad"].append(line)
+        if line == "# ptltest: done":
+            res["done"] = True
+            continue
+        m = PLAN.match(line)
+        if m:
+            res["plan"] = int(m.group(1))
+            continue
+        m = DIAG.match(line)
+        if m:
+            name, text = m.groups()
+            d = pending.setdefault(name, {"figures": {}, "notes": []})
+            if text.startswith("FAIL"):
+                d["notes"].append(text)
+            else:
+                d["figures"].update(KV.findall(text))
+            continue
+        m = RESULT.match(line)
+        if m:
+            verdict, num, name, directive = m.groups()
+            d = pending.pop(name, {"figures": {}, "notes": []})
+            skip = bool(directive and directive.startswith("SKIP"))
+            res["tests"][name] = {
+                "num": int(num),
+                "verdict": "skip" if (verdict == "ok" and skip) else
+                           ("ok" if verdict == "ok" else "fail"),
+                "directive": directive, **d}
+    if not lines:
+        res["errors"].append("empty console")
+    if res["plan"] is None:
+        res["errors"].append("no KTAP plan on the console (runner never started)")
+    elif len(res["tests"]) != res["plan"]:
+        res["errors"].append("plan says %d tests, %d results" %
+                             (res["plan"], len(res["tests"])))
+    if not res["done"]:
+        res["errors"].append("runner did not finish (hang, panic or crash)")
+    if res["console_bad"]:
+        res["errors"].append("%d bad kernel line(s) on the console" %
+                             len(res["console_bad"]))
+    return res
+
+
+def digest_diffs(results):
+    """Tests whose digest differs between cells with the same guest memory."""
+    seen = {}
+    for r in results:
+        for name, t in r["tests"].items():
+            dg = t["figures"].get("digest")
+            if dg:
+                key = (name, r["conf"].get("MEM"))
+                seen.setdefault(key, {})[r["cell"]] = dg
+    return {k: v for k, v in seen.items() if len(set(v.values())) > 1}
+
+
+def table(results, diffs):
+    names = []
+    for r in results:
+        for n in sorted(r["tests"], key=lambda n: r["tests"][n]["num"]):
+            if n not in names:
+                names.append(n)
+    cells = [r["cell"] for r in results]
+    w = max([len(n) for n in names] + [len("test")]) + 2
+    cw = max([len(c) for c in cells] + [6]) + 2
+    out = ["%-*s" % (w, "test") + "".join("%-*s" % (cw, c) for c in cells) + "digest"]
+    for n in names:
+        row = "%-*s" % (w, n)
+        digests = set()
+        for r in results:
+            t = r["tests"].get(n)
+            v = {"ok": "ok", "fail": "FAIL", "skip": "SKIP"}[t["verdict"]] if t else "-"
+            row += "%-*s" % (cw, v)
+            if t and "digest" in t["figures"]:
+                digests.add(t["figures"]["digest"])
+        if any(k[0] == n for k in diffs):
+            row += "DIFFERS"
+        else:
+            row += ",".join(sorted(digests))
+        out.append(row)
+    status = "%-*s" % (w, "(cell)")
+    for r in results:
+        status += "%-*s" % (cw, "FAIL" if r["errors"] else "ok")
+    out.append(status)
+    return "\n".join(out)
+
+
+def total(paths):
+    """The closing line of 'make check': the sum of the summaries given."""
+    n = {"passed": 0, "failed": 0, "skipped": 0}
+    for p in paths:
+        with open(p) as f:
+            s = json.load(f)
+        for k in n:
+            n[k] += s[k]
+    print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % n)
+    return 1 if n["failed"] else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(BUILD, "results"))
+    ap.add_argument("--total", action="store_true",
+                    help="arguments are summary JSON files: print their sum")
+    ap.add_argument("cells", nargs="+")
+    args = ap.parse_args()
+    if args.total:
+        return total(args.cells)
+
+    patterns = bad_patterns()
+    results = [parse_cell(c, patterns) for c in args.cells]
+    diffs = digest_diffs(results)
+    os.makedirs(args.out, exist_ok=True)
+    for r in results:
+        with open(os.path.join(args.out, r["cell"] + ".json"), "w") as f:
+            json.dump(r, f, indent=1)
+
+    print(table(results, diffs))
+    passed = failed = skipped = 0
+    for r in results:
+        for name, t in sorted(r["tests"].items(), key=lambda i: i[1]["num"]):
+            if t["verdict"] == "ok":
+                passed += 1
+            elif t["verdict"] == "skip":
+                skipped += 1
+                print("%s: %s skipped: %s" % (r["cell"], name, t["directive"]))
+            else:
+                failed += 1
+                why = "; ".join(t["notes"]) or "see console"
+                print("%s: %s failed: %s" % (r["cell"], name, why))
+        for e in r["errors"]:
+            failed += 1
+            print("%s: %s (%s)" % (r["cell"], e,
+                                    os.path.join(BUILD, "runs", r["cell"], "console.log")))
+        for line in r["console_bad"][:10]:
+            print("    " + line)
+    for (name, mem), per in sorted(diffs.items()):
+        failed += 1
+        print("%s: digest differs between cells (MEM=%s): %s" %
+              (name, mem, ", ".join("%s=%s" % i for i in sorted(per.items()))))
+    summary = {"cells": args.cells, "passed": passed, "failed": failed,
+               "skipped": skipped,
+               "digest_diffs": ["%s MEM=%s" % k for k in sorted(diffs)]}
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    print("guest: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-run.sh CELL [OUTDIR]
+#
+# Boot one cell of the matrix: testvm/cells/CELL names the kernel (a build
+# under $BUILD/kernel, or a bzImage path), vCPUs, memory, CPU model, swap disk
+# size and extra kernel arguments.  QEMU runs under TCG (32-bit guests
+# triple-fault under KVM here) with a fresh raw swap disk, under a hard time
+# bound; the serial console goes to OUTDIR/console.log
+# (default $BUILD/runs/CELL).
+#
+# Exit status: 0 when the runner reported "# ptltest: done" (the verdicts are
+# parse's business), 1 on a hang, a panic or any other early end - with the
+# last console lines shown.
+#
+#   TIMEOUT    seconds before the guest is killed (default 600)
+#   INITRAMFS  default $BUILD/initramfs.cpio
+#   KERNEL, APPEND, SWAP_MB override the cell's values.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$here/../build}
+INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio}
+TIMEOUT=${TIMEOUT:-600}
+
+die() {
+	echo "qemu-run: error: $*" >&2
+	exit 1
+}
+
+[ $# -ge 1 ] || die "usage: $0 CELL [OUTDIR]"
+cell=$1
+cellfile=$here/cells/$cell
+[ -f "$cellfile" ] || die "no cell '$cell' (testvm/cells/: $(ls "$here/cells" | tr '\n' ' '))"
+out=${2:-$BUILD/runs/$cell}
+
+env_kernel=${KERNEL-}
+env_append=${APPEND-}
+env_swap=${SWAP_MB-}
+. "$cellfile"
+KERNEL=${env_kernel:-$KERNEL}
+APPEND="$APPEND${env_append:+ $env_append}"
+SWAP_MB=${env_swap:-$SWAP_MB}
+
+case $KERNEL in
+*/*) kernel=$KERNEL ;;
+*) kernel=$BUILD/kernel/$KERNEL/arch/x86/boot/bzImage ;;
+esac
+[ -f "$kernel" ] || die "no kernel image $kernel (make kernels)"
+[ -f "$INITRAMFS" ] || die "no initramfs $INITRAMFS (make guest)"
+command -v qemu-system-i386 >/dev/null || die "qemu-system-i386 not found (apt-get install qemu-system-x86)"
+
+mkdir -p "$out"
+rm -f "$out/console.log" "$out/swap.img"
+if [ "$SWAP_MB" -gt 0 ]; then
+	truncate -s "${SWAP_MB}M" "$out/swap.img"
+	disk="-drive file=$out/swap.img,format=raw,if=ide,index=0,media=disk"
+else
+	disk=
+fi
+# one host thread per vCPU only pays off when there are host cores for them
+if [ "$SMP" -le "$(nproc)" ]; then tcg=multi; else tcg=single; fi
+
+echo "$kernel $APPEND" >"$out/cmdline"
+set +e
+# shellcheck disable=SC2086
+timeout -k 5 "$TIMEOUT" qemu-system-i386 -M pc -accel tcg,thread=$tcg \
+	-cpu "$CPU" -smp "$SMP,sockets=$SMP" -m "$MEM" \
+	-display none -monitor none -serial "file:$out/console.log" \
+	-no-reboot -kernel "$kernel" -initrd "$INITRAMFS" $disk \
+	-append "console=ttyS0 panic=-1 $APPEND" \
+	</dev/null >"$out/qemu.log" 2>&1
+rc=$?
+set -e
+rm -f "$out/swap.img"
+echo "$rc" >"$out/qemu.rc"
+
+last() {
+	echo "---- last console lines ($out/console.log) ----" >&2
+	tail -n 15 "$out/console.log" >&2 || true
+	[ ! -s "$out/qemu.log" ] || { echo "---- qemu ----" >&2; tail -n 5 "$out/qemu.log" >&2; }
+}
+
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	last
+	die "$cell: guest did not finish within ${TIMEOUT}s (hang): killed"
+fi
+if grep -q "Kernel panic" "$out/console.log" 2>/dev/null; then
+	last
+	die "$cell: kernel panic: $(grep -m1 "Kernel panic" "$out/console.log")"
+fi
+if [ $rc -ne 0 ]; then
+	last
+	die "$cell: qemu exited with status $rc"
+fi
+if ! grep -q '^# ptltest: done' "$out/console.log"; then
+	last
+	die "$cell: the guest ended before the test runner finished"
+fi
+echo "$cell: finished in the guest ($kernel)"

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the host-side tests: sourced, never run.  Each test runs in its own
+# scratch directory $T (created and removed by run.sh) and says what went
+# wrong with fail(); it must not touch the real $BUILD tree.
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# expect_fail LOG CMD...: CMD must exit non-zero; its output goes to LOG.
+expect_fail() {
+	log=$1
+	shift
+	if "$@" >"$log" 2>&1; then
+		cat "$log"
+		fail "'$*' succeeded"
+	fi
+}
+
+# expect_in LOG TEXT: LOG must contain TEXT.
+expect_in() {
+	grep -qF -- "$2" "$1" || { cat "$1"; fail "no '$2' in the output"; }
+}
+
+# fake_source DIR VERSION PATCHLEVEL: a tarball shaped like Debian's
+# linux-source one, holding a three-file "kernel".
+fake_source() {
+	d=$T/src/linux-source-$2.$3
+	mkdir -p "$d/mm"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 999\nEXTRAVERSION =\n' \
+		"$2" "$3" >"$d/Makefile"
+	printf '# kernel ignores\n*.o\n#\n# Debian packaging: ignore everything\n/*\n!/debian/\n' \
+		>"$d/.gitignore"
+	seq 1 40 | sed 's/^/int line_/; s/$/;/' >"$d/mm/memory.c"
+	tar -cJf "$1" -C "$T/src" "linux-source-$2.$3"
+	rm -rf "$T/src"
+}
+
+# series DIR: a good two-patch series against fake_source, as git format-patch
+# writes it (with cover letter).
+series() {
+	w=$T/work
+	mkdir -p "$w" && tar -xf "$T/src.tar.xz" -C "$w" --strip-components=1
+	git -C "$w" init -q
+	git -C "$w" add -f -A
+	git -C "$w" -c user.name=t -c user.email=t@t commit -q -m base
+	sed -i 's/^int line_10;/int line_10 = 10;/' "$w/mm/memory.c"
+	git -C "$w" -c user.name=t -c user.email=t@t commit -q -a -m "mm: first"
+	sed -i 's/^int line_30;/int line_30 = 30;/' "$w/mm/memory.c"
+	git -C "$w" -c user.name=t -c user.email=t@t commit -q -a -m "mm: second"
+	git -C "$w" format-patch -q --cover-letter -o "$1" HEAD~2
+	rm -rf "$w"
+}
+
+# tree [ARGS]: modern/tree.sh on the fake source, in $T.
+tree() {
+	BUILD=$T/build TARBALL=$T/src.tar.xz PATCHES=$T/patches "$ROOT/modern/tree.sh" "$@"
+}

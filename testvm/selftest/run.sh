@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [TEST...]: the host-side tests of the tooling (testvm/selftest/*.sh),
+# each in a scratch directory, reported as KTAP with a closing count line.
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$here/../../build}
+[ $# -gt 0 ] || set -- "$here"/*.sh
+tests=
+for t; do
+	case ${t##*/} in lib.sh|run.sh) ;; *) tests="$tests $t" ;; esac
+done
+n=0
+passed=0
+failed=0
+echo "KTAP version 1"
+echo "1..$(echo $tests | wc -w)"
+for t in $tests; do
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	T=$(mktemp -d "${TMPDIR:-/tmp}/selftest-$name.XXXXXX")
+	start=$(date +%s)
+	if T=$T BUILD=$BUILD sh "$t" >"$T.log" 2>&1; then
+		echo "# $name: $(($(date +%s) - start))s"
+		echo "ok $n $name"
+		passed=$((passed + 1))
+	else
+		sed 's/^/# /' "$T.log"
+		echo "not ok $n $name"
+		failed=$((failed + 1))
+	fi
+	rm -rf "$T" "$T.log"
+done
+echo "selftest: $passed passed, $failed failed"
+mkdir -p "$BUILD/results"
+echo "{\"passed\": $passed, \"failed\": $failed, \"skipped\": 0}" >"$BUILD/results/selftest.json"
+[ $failed -eq 0 ]

@@ -1,0 +1,25 @@
+#!/bin/sh
+# tree.sh imports once, applies a series, and does nothing the second time.
+. "$(dirname "$0")/lib.sh"
+
+fake_source "$T/src.tar.xz" 6 1
+series "$T/patches"
+tree >"$T/out1" 2>&1 || { cat "$T/out1"; fail "first run failed"; }
+expect_in "$T/out1" "imported Linux 6.1.999 as tag debian-6.1.999"
+expect_in "$T/out1" "applied 2 patches"
+g="git -C $T/build/linux"
+[ "$($g rev-list --count debian-6.1.999..ptlock-split)" = 2 ] || fail "branch is not tag + 2"
+grep -q "Debian packaging" "$T/build/linux/.gitignore" && fail "Debian ignore block kept"
+head=$($g rev-parse HEAD)
+stamp=$(stat -c %Y.%y "$T/build/tree.stamp")
+sleep 1
+tree >"$T/out2" 2>&1 || { cat "$T/out2"; fail "second run failed"; }
+expect_in "$T/out2" "series up to date"
+[ "$($g rev-parse HEAD)" = "$head" ] || fail "second run moved the branch"
+[ "$(stat -c %Y.%y "$T/build/tree.stamp")" = "$stamp" ] || fail "second run touched the stamp"
+# a changed series resets to the tag and applies from scratch
+rm "$T/patches/0002-"*
+tree >"$T/out3" 2>&1 || { cat "$T/out3"; fail "third run failed"; }
+expect_in "$T/out3" "applied 1 patches"
+[ "$($g rev-list --count debian-6.1.999..ptlock-split)" = 1 ] || fail "branch is not tag + 1"
+exit 0
