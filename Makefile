@@ -7,22 +7,24 @@
 
 B         := $(abspath $(or $(BUILD),build))
 export BUILD := $(B)
-TREE      := $(B)/linux
-TREE_STAMP := $(B)/tree.stamp
+TREE      ?= $(B)/linux
+TREE_STAMP ?= $(B)/tree.stamp
 LOG       := $(B)/logs
 STAGE     := testvm/stage
 HOSTCC    ?= gcc
 
 # The matrix: cells are files in testvm/cells/, each naming its kernel.
-CELLS     ?= perf-smp2 debug-smp1 debug-smp4
+CELLS     ?= $(sort $(notdir $(wildcard testvm/cells/*)))
 cell_kernel = $(shell sed -n 's/^KERNEL=//p' testvm/cells/$(1) 2>/dev/null)
-FLAVOURS  := $(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c))))
+KERNELS   := $(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c))))
 
 # Debian packages the project uses (--no-install-recommends).
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
-	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source
+	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source \
+	     perl sparse python3-ply python3-git
 
-.PHONY: all help deps tree kernels guest run check selftest export clean
+.PHONY: all help deps tree kernels guest run check selftest lint bisect-check \
+	export clean
 
 all: run
 
@@ -34,10 +36,14 @@ help:
 	@echo "make tree      import Debian's linux-source 6.1 into $(TREE) (tag"
 	@echo "               debian-6.1.N), branch ptlock-split = tag + modern/patches"
 	@echo "make kernels   configure (modern/configs fragments) and build the bzImages:"
-	@echo "               $(FLAVOURS)"
+	@echo "               $(KERNELS)"
 	@echo "make guest     nolibc test programs + syscall check + initramfs"
 	@echo "make run       boot each cell of CELLS and print the verdict table"
 	@echo "make selftest  host-side tests of the tooling's failure paths"
+	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
+	@echo "               the files they touch: no new warnings"
+	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
+	@echo "               perf and debug (BISECT_KERNELS=...; about an hour)"
 	@echo "make export    write ptlock-split's commits back to modern/patches"
 	@echo "               (git format-patch --cover-letter --base)"
 	@echo "make clean     remove $(B)"
@@ -60,11 +66,12 @@ deps:
 tree: deps
 	@$(STAGE) "tree: import, apply modern/" $(LOG)/tree.log modern/tree.sh
 
-kernels: $(addprefix kernel-,$(FLAVOURS))
+kernels: $(addprefix kernel-,$(KERNELS))
 
 kernel-%: tree
 	@$(STAGE) "config $*" $(LOG)/config-$*.log modern/kbuild.sh config $*
 	@$(STAGE) "build $*" $(LOG)/build-$*.log modern/kbuild.sh build $*
+	@tail -n 1 $(LOG)/build-$*.log | sed 's/^/           /'
 
 include testvm/guest.mk
 
@@ -82,8 +89,16 @@ run: kernels guest
 selftest: kernel-perf guest
 	@testvm/selftest/run.sh
 
-check: run selftest
+check: run selftest lint
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json
+
+lint: kernel-debug kernel-stock-debug
+	@$(STAGE) "lint: checkpatch, sparse" $(LOG)/lint.log modern/lint.sh
+	@grep 'skipped$$' $(LOG)/lint.log | sed 's/^/           /'
+
+bisect-check: tree
+	@$(STAGE) "bisect-check: build each patch" $(LOG)/bisect-check.log modern/bisect-check.sh
+	@cat $(LOG)/bisect-check.log
 
 export:
 	@modern/tree.sh export

@@ -1,16 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# kbuild.sh config|build FLAVOUR [ARCH]
+# kbuild.sh config|build KERNEL
 #
-# Configure or build one guest kernel out of tree, in $BUILD/kernel/NAME,
-# NAME being FLAVOUR for i386 and FLAVOUR-ARCH otherwise.
-#   config  tinyconfig, then the fragments modern/configs/guest.config and
-#           modern/configs/FLAVOUR.config (plus ARCH.config when present)
-#           merged with scripts/kconfig/merge_config.sh, then olddefconfig.
-#           Fails, listing them, if any option asked for did not survive.
-#           Skipped when neither the fragments nor the tree's HEAD changed.
-#   build   bzImage (kbuild's own incremental build), which also builds usr/gen_init_cpio.
+# Configure or build one guest kernel out of tree, in $BUILD/kernel/KERNEL.
+# KERNEL is [stock-]FLAVOUR[-VARIANT...]:
+#   stock-    build the packaged tree without the series ($BUILD/linux-stock,
+#             a worktree at the base tag) instead of branch ptlock-split
+#   FLAVOUR   perf or debug: modern/configs/FLAVOUR.config
+#   VARIANT   pae, x86_64, ...: modern/configs/VARIANT.config (x86_64 also
+#             switches ARCH)
+# Fragments: guest.config, then FLAVOUR and VARIANTs, then series.config when
+# the tree carries the series (SERIES_CONFIG=no leaves it out, =known keeps
+# only the options the tree's Kconfig defines: for commits inside the series).
+# KDIR moves the build directories (default $BUILD/kernel).
+#
+#   config  tinyconfig, the fragments merged with
+#           scripts/kconfig/merge_config.sh, then olddefconfig.  Fails,
+#           listing them, if any option asked for did not survive.  Skipped
+#           when neither the fragments nor the tree's HEAD changed.
+#   build   bzImage (kbuild's own incremental build), which also builds
+#           usr/gen_init_cpio.
 
 set -eu
 
@@ -24,45 +34,72 @@ die() {
 	exit 1
 }
 
-[ $# -ge 2 ] || die "usage: $0 config|build FLAVOUR [ARCH]"
+[ $# -eq 2 ] || die "usage: $0 config|build KERNEL"
 step=$1
-flavour=$2
-arch=${3:-i386}
-name=$flavour
-[ "$arch" = i386 ] || name=$flavour-$arch
-O=$BUILD/kernel/$name
-[ -f "$here/configs/$flavour.config" ] ||
-	die "no flavour '$flavour' (modern/configs/$flavour.config)"
+name=$2
+O=${KDIR:-$BUILD/kernel}/$name
+arch=i386
+frags=$here/configs/guest.config
+parts=$name
+case $name in
+stock-*)
+	TREE=$BUILD/linux-stock
+	parts=${name#stock-} ;;
+esac
+for part in $(echo "$parts" | tr '-' ' '); do
+	[ -f "$here/configs/$part.config" ] ||
+		die "no fragment for '$part' of '$name' (modern/configs/$part.config)"
+	frags="$frags $here/configs/$part.config"
+	[ "$part" != x86_64 ] || arch=x86_64
+done
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE (run 'make tree' first)"
-
-frags="$here/configs/guest.config $here/configs/$flavour.config"
-[ ! -f "$here/configs/$arch.config" ] || frags="$frags $here/configs/$arch.config"
+base=$(git -C "$TREE" config ptlock.base 2>/dev/null || echo HEAD)
+if [ "${SERIES_CONFIG:-yes}" != no ] && [ -f "$here/configs/series.config" ] &&
+   [ "$(git -C "$TREE" rev-list --count "$base..HEAD")" -gt 0 ]; then
+	if [ "${SERIES_CONFIG:-yes}" = known ]; then
+		# part of the series only (bisect-check): the options its
+		# Kconfig files define so far
+		mkdir -p "$O"
+		: >"$O/series-known.config"
+		while IFS= read -r line; do
+			sym=${line#CONFIG_}
+			sym=${sym%%=*}
+			case $line in CONFIG_*) ;; *) continue ;; esac
+			grep -rqx --include='Kconfig*' "config $sym" "$TREE" &&
+				echo "$line" >>"$O/series-known.config"
+		done <"$here/configs/series.config"
+		frags="$frags $O/series-known.config"
+	else
+		frags="$frags $here/configs/series.config"
+	fi
+fi
 
 kmake() {
 	make -C "$TREE" O="$O" ARCH="$arch" "$@"
 }
 
-# Every option a fragment sets must read the same in the final .config.
+# Every option the fragments set must read the same in the final .config;
+# where two fragments set one option, the later wins, as in merge_config.sh.
 check_config() {
 	bad=0
-	for f in $frags; do
-		while IFS= read -r line; do
-			case $line in
-			CONFIG_*=*)
-				grep -qxF "$line" "$O/.config" && continue ;;
-			"# CONFIG_"*" is not set")
-				sym=${line#\# }
-				sym=${sym%% *}
-				grep -q "^$sym=" "$O/.config" || continue ;;
-			*)	continue ;;
-			esac
-			sym=${line#\# }
-			sym=${sym%%[= ]*}
-			now=$(grep -E "^($sym=|# $sym is not set)" "$O/.config" || echo "$sym absent")
-			echo "${f##*/}: asked for '$line', got '$now'" >&2
-			bad=1
-		done <"$f"
-	done
+	cat $frags | awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+		sym != "" { want[sym] = $0; if (!(sym in seen)) order[n++] = sym; seen[sym] = 1; sym = "" }
+		END { for (i = 0; i < n; i++) print want[order[i]] }' >"$O/.ptlock-expect"
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$O/.config" && continue
+			sym=${line%%=*} ;;
+		*)	sym=${line#\# }
+			sym=${sym%% *}
+			grep -q "^$sym=" "$O/.config" || continue ;;
+		esac
+		now=$(grep -E "^($sym=|# $sym is not set)" "$O/.config" || echo "$sym absent")
+		echo "asked for '$line', got '$now' (fragments: $(grep -l "$sym[= ]" $frags | xargs -n1 basename | tr '\n' ' '))" >&2
+		bad=1
+	done <"$O/.ptlock-expect"
 	[ $bad -eq 0 ] || die "options above did not survive the merge (missing dependency?)"
 }
 
@@ -82,8 +119,9 @@ config)
 	echo "$stamp" >"$O/.ptlock-config"
 	;;
 build)
-	[ -f "$O/.ptlock-config" ] || die "$name is not configured (kbuild.sh config $flavour)"
+	[ -f "$O/.ptlock-config" ] || die "$name is not configured (kbuild.sh config $name)"
 	kmake -j"$JOBS" bzImage
+	echo "$O/arch/x86/boot/bzImage"
 	[ -x "$O/usr/gen_init_cpio" ] || die "kbuild did not build usr/gen_init_cpio (BLK_DEV_INITRD off?)"
 	;;
 *)

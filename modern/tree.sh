@@ -215,7 +215,10 @@ export_series() {
 			"$(cover_description "$PATCHES/0000-cover-letter.patch")"
 	fi
 	out=$(mktemp -d)
-	git_t format-patch -q --cover-letter --cover-from-description=subject \
+	# the cover letter comes from the series' author, not the import's
+	git_t -c user.name="$(git_t log -1 --format=%an "$BRANCH")" \
+		-c user.email="$(git_t log -1 --format=%ae "$BRANCH")" \
+		format-patch -q --cover-letter --cover-from-description=subject \
 		--base="$base" -o "$out" "$base..$BRANCH"
 	rm -f "$PATCHES"/*.patch
 	mkdir -p "$PATCHES"
@@ -250,6 +253,16 @@ if [ -d "$TREE" ]; then
 fi
 [ -d "$TREE" ] || import_base
 base=$(git_t config ptlock.base)
+
+# The packaged tree without the series, for the stock kernels: a worktree
+# of the same repository at the base tag.
+STOCK=${STOCK:-$BUILD/linux-stock}
+if [ "$(git -C "$STOCK" rev-parse -q --verify HEAD 2>/dev/null)" != "$(git_t rev-parse "$base^{commit}")" ]; then
+	rm -rf "$STOCK"
+	git_t worktree prune
+	git_t worktree add -q --detach "$STOCK" "$base"
+	note "worktree $STOCK at $base (stock kernels)"
+fi
 
 hash=$(series_hash)
 if [ "$(git_t config ptlock.series || true)" = "$hash" ] &&

@@ -10,6 +10,11 @@ SYSROOT   := $(GUEST)/sysroot
 UAPI      := $(GUEST)/uapi
 GUEST_SRC := $(sort $(wildcard testvm/guest/*.c))
 GUEST_BIN := $(patsubst testvm/guest/%.c,$(GUEST)/bin/%,$(GUEST_SRC))
+# Every program is a test, run in this order, but for the runner itself and
+# the fixtures the host-side tests boot (idle: a guest that never ends).
+FIRST_TESTS := ptlock_mode
+GUEST_TESTS := $(FIRST_TESTS) $(filter-out init idle $(FIRST_TESTS),\
+	$(patsubst testvm/guest/%.c,%,$(GUEST_SRC)))
 INITRAMFS := $(B)/initramfs.cpio
 
 GUEST_CC     := gcc
@@ -47,11 +52,17 @@ $(GUEST)/gen_init_cpio: $(TREE_STAMP)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -O2 -o $@ $(TREE)/usr/gen_init_cpio.c
 
-$(INITRAMFS): $(GUEST)/syscalls.txt $(GUEST)/gen_init_cpio $(EXTRA_BIN)
+$(GUEST)/tests: Makefile testvm/guest.mk $(GUEST_SRC)
+	@mkdir -p $(dir $@)
+	printf '%s\n' $(GUEST_TESTS) >$@
+
+$(INITRAMFS): $(GUEST)/syscalls.txt $(GUEST)/gen_init_cpio $(GUEST)/tests
 	{ echo "dir /dev 0755 0 0"; \
 	  echo "nod /dev/console 0600 0 0 c 5 1"; \
 	  echo "dir /bin 0755 0 0"; \
 	  echo "dir /tmp 1777 0 0"; \
+	  echo "dir /etc 0755 0 0"; \
+	  echo "file /etc/tests $(GUEST)/tests 0644 0 0"; \
 	  echo "file /init $(GUEST)/bin/init 0755 0 0"; \
 	  for b in $(filter-out %/init,$(GUEST_BIN)); do \
 	    echo "file /bin/$${b##*/} $$b 0755 0 0"; done; \

@@ -8,6 +8,7 @@ ktap.py --total SUMMARY.json...
 For each cell, reads $BUILD/runs/CELL/console.log (written by qemu-run.sh),
 takes the KTAP the guest runner printed and the "# test: key=value" figures,
 and scans the whole console for the lines listed in testvm/klog-bad.txt.
+KUnit suites the kernel ran at boot join the table as "kunit.SUITE".
 Writes DIR/CELL.json and DIR/summary.json, prints the verdict table and a
 closing "N passed, N failed" line.  Exit status 1 if any cell is incomplete
 (hang, panic, missing plan or result), any test is not ok, the console holds
@@ -24,6 +25,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.environ.get("BUILD", os.path.join(HERE, "..", "build"))
 
 RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
+# KUnit suites run at boot print KTAP through printk: top-level results
+KUNIT = re.compile(r"^\[\s*[\d.]+\] (ok|not ok) (\d+) (\w+)(?: # (.*))?$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
 DIAG = re.compile(r"^# (\w+): (.*)$")
 KV = re.compile(r"(\w+)=(\S+)")
@@ -47,7 +50,7 @@ def cell_conf(cell):
 def parse_cell(cell, patterns):
     rundir = os.path.join(BUILD, "runs", cell)
     res = {"cell": cell, "conf": cell_conf(cell), "tests": {}, "errors": [],
-           "console_bad": [], "plan": None, "done": False}
+           "console_bad": [], "plan": None, "done": False, "kunit": {}}
     try:
         with open(os.path.join(rundir, "cmdline")) as f:
             res["cmdline"] = f.read().strip()
@@ -76,6 +79,15 @@ def parse_cell(cell, patterns):
             else:
                 d["figures"].update(KV.findall(text))
             continue
+        m = KUNIT.match(line)
+        if m:
+            verdict, num, name, directive = m.groups()
+            res["kunit"][name] = "ok" if verdict == "ok" else "fail"
+            res["tests"]["kunit." + name] = {
+                "num": 1000 + int(num), "directive": directive,
+                "verdict": res["kunit"][name], "figures": {},
+                "notes": [] if verdict == "ok" else ["KUnit suite failed: see console"]}
+            continue
         m = RESULT.match(line)
         if m:
             verdict, num, name, directive = m.groups()
@@ -90,9 +102,9 @@ def parse_cell(cell, patterns):
         res["errors"].append("empty console")
     if res["plan"] is None:
         res["errors"].append("no KTAP plan on the console (runner never started)")
-    elif len(res["tests"]) != res["plan"]:
+    elif len(res["tests"]) - len(res["kunit"]) != res["plan"]:
         res["errors"].append("plan says %d tests, %d results" %
-                             (res["plan"], len(res["tests"])))
+                             (res["plan"], len(res["tests"]) - len(res["kunit"])))
     if not res["done"]:
         res["errors"].append("runner did not finish (hang, panic or crash)")
     if res["console_bad"]:

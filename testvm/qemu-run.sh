@@ -36,13 +36,16 @@ cellfile=$here/cells/$cell
 [ -f "$cellfile" ] || die "no cell '$cell' (testvm/cells/: $(ls "$here/cells" | tr '\n' ' '))"
 out=${2:-$BUILD/runs/$cell}
 
-env_kernel=${KERNEL-}
-env_append=${APPEND-}
-env_swap=${SWAP_MB-}
-. "$cellfile"
-KERNEL=${env_kernel:-$KERNEL}
-APPEND="$APPEND${env_append:+ $env_append}"
-SWAP_MB=${env_swap:-$SWAP_MB}
+# a cell is data (KEY=value lines), not shell
+val() {
+	sed -n "s/^$1=//p" "$cellfile" | tail -n 1
+}
+KERNEL=${KERNEL:-$(val KERNEL)}
+APPEND="$(val APPEND)${APPEND:+ $APPEND}"
+SWAP_MB=${SWAP_MB:-$(val SWAP_MB)}
+SMP=$(val SMP)
+MEM=$(val MEM)
+CPU=$(val CPU)
 
 case $KERNEL in
 */*) kernel=$KERNEL ;;

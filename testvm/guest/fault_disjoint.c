@@ -13,24 +13,13 @@
 #define SEED		0xd15a0001u
 #define TABLE_SPAN	(4 * MiB)	/* one page table, non-PAE (PAE: 2 MiB) */
 
-static unsigned char *area;
-static unsigned long slice_pages;
-
-static int toucher(struct thread *t)
-{
-	unsigned long p = t->id * slice_pages, end = p + slice_pages;
-
-	gate_wait();
-	for (; p < end; p++)
-		fill_page((unsigned int *)(area + p * PAGE_SIZE), SEED, p);
-	return 0;
-}
-
 int main(void)
 {
 	unsigned long total_mib = meminfo_kb("MemTotal") / 1024;
 	unsigned long mib, pages, p;
 	unsigned int digest = DIGEST_INIT;
+	struct slices sl = { .seed = SEED };
+	unsigned char *area;
 	struct thread *t;
 	long rss0, rss1, ms;
 	int w;
@@ -42,22 +31,24 @@ int main(void)
 	if (mib > total_mib / 4)
 		skip("guest has only %lu MiB", total_mib);
 	pages = mib * MiB / PAGE_SIZE;
-	slice_pages = pages / NTHREADS;
+	sl.pages = pages / NTHREADS;
 
-	t = threads_create(NTHREADS, toucher, NULL);
+	t = threads_create(NTHREADS, touch_slice, &sl);
 	area = map_anon(mib * MiB + TABLE_SPAN);
 	area = (unsigned char *)(((unsigned long)area + TABLE_SPAN - 1) & ~(TABLE_SPAN - 1));
+	sl.area = area;
 
 	rss0 = statm_resident();
 	ms = now_ms();
 	threads_run(t, NTHREADS);
 	ms = now_ms() - ms;
 	rss1 = statm_resident();
+	corrupt_if_asked(area + (pages / 2) * PAGE_SIZE);
 
 	for (p = 0; p < pages; p++) {
 		w = check_page((unsigned int *)(area + p * PAGE_SIZE), SEED, p, &digest);
 		if (w >= 0)
-			fail("page %lu (thread %lu) word %d corrupt", p, p / slice_pages, w);
+			fail("page %lu (thread %lu) word %d corrupt", p, p / sl.pages, w);
 	}
 	printf("# %s: threads=%d mib=%lu pages=%lu rss_delta=%ld ms=%ld digest=%08x\n",
 	       test_name, NTHREADS, mib, pages, rss1 - rss0, ms, digest);

@@ -46,6 +46,8 @@ int main(void)
 		t0 = now_ms();
 		threads_run(t, NTHREADS);
 		ms += now_ms() - t0;
+		if (r == ROUNDS - 1)
+			corrupt_if_asked(region + PAGE_SIZE);
 		for (p = 0; p < PAGES; p++) {
 			bad = check_page((unsigned int *)(region + p * PAGE_SIZE),
 					 round_seed, p, &digest);

@@ -45,6 +45,7 @@
 #define PAGE_WORDS	(PAGE_SIZE / sizeof(unsigned int))
 #define MiB		(1024UL * 1024UL)
 #define SKIP_FILE	"/tmp/skip-reason"
+#define BOOT_LOG	"/tmp/boot.log"	/* the kernel log up to the first test */
 #define EXIT_SKIP	4
 
 static const char *test_name = "?";
@@ -151,6 +152,35 @@ static int read_file(const char *path, char *buf, int size)
 	return len;
 }
 
+/*
+ * Value of "key=" on the kernel command line (/proc/cmdline, which 2.6.14
+ * has too), copied into buf; NULL if absent.
+ */
+static const char *cmdline_arg(const char *key, char *buf, int size)
+{
+	static char cmdline[1024];
+	int klen = strlen(key);
+	char *p = cmdline;
+	int i;
+
+	if (!cmdline[0] && read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+		return NULL;
+	while (*p) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			p += klen + 1;
+			for (i = 0; i < size - 1 && p[i] && p[i] != ' ' && p[i] != '\n'; i++)
+				buf[i] = p[i];
+			buf[i] = 0;
+			return buf;
+		}
+		while (*p && *p != ' ')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	return NULL;
+}
+
 /* The value in kB of one /proc/meminfo line ("MemFree"), or 0. */
 static unsigned long meminfo_kb(const char *key)
 {
@@ -227,6 +257,20 @@ static void fill_page(unsigned int *page, unsigned int seed, unsigned int p)
 
 	for (w = 0; w < PAGE_WORDS; w++)
 		page[w] = pattern(seed, p, w);
+}
+
+/*
+ * Test-only: ptltest.corrupt=NAME on the kernel command line makes test NAME
+ * flip one byte of the data it is about to verify, to show that its
+ * verification can fail (testvm/selftest/qemu_corrupt.sh).
+ */
+static void corrupt_if_asked(void *data)
+{
+	char want[32];
+
+	if (cmdline_arg("ptltest.corrupt", want, sizeof(want)) &&
+	    !strcmp(want, test_name))
+		((volatile unsigned char *)data)[123] ^= 0x5a;
 }
 
 /* FNV-1a over 32-bit words: the digest the host compares across kernels. */
@@ -349,6 +393,28 @@ static void threads_run(struct thread *t, int n)
 	sys_futex(&start_gate, FUTEX_WAKE, 0x7fffffff);
 	for (i = 0; i < n; i++)
 		thread_join(&t[i]);
+}
+
+/*
+ * touch_slice - thread body for Lameter's case: thread i first-touches its
+ * own slice of one area, pages [i * pages, (i + 1) * pages), with the
+ * pattern.  The struct slices is the threads' arg.
+ */
+struct slices {
+	unsigned char *area;
+	unsigned long pages;	/* per thread */
+	unsigned int seed;
+};
+
+static int touch_slice(struct thread *t)
+{
+	const struct slices *s = t->arg;
+	unsigned long p = t->id * s->pages, end = p + s->pages;
+
+	gate_wait();
+	for (; p < end; p++)
+		fill_page((unsigned int *)(s->area + p * PAGE_SIZE), s->seed, p);
+	return 0;
 }
 
 /* --- the kernel log --------------------------------------------------------

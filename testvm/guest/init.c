@@ -2,11 +2,13 @@
 /*
  * init - the test runner, /init of the guest's initramfs.
  *
- * Mounts /proc, makes its own device nodes, puts a swap header on the swap
+ * Mounts /proc and /sys, makes its own device nodes, puts a swap header on the swap
  * disk (the first of /dev/sda, /dev/hda that opens) and swaps on it, then
- * runs each test program in a child under a time bound and prints KTAP on
+ * runs each test program listed in /etc/tests (one name a line, programs in
+ * /bin; written by testvm/guest.mk) in a child under a time bound and prints KTAP on
  * the console.  After boot and after every test it reads and clears the
- * kernel log (syslog(2)); a line from klog_bad[] fails that test.  Then it
+ * kernel log (syslog(2)); a line from klog_bad[] fails that test.  The boot
+ * log is kept in BOOT_LOG for the tests that check what the kernel said.  Then it
  * reboots, which with QEMU's -no-reboot ends the guest.
  *
  * Kernel command line (read from /proc/cmdline, works on 2.6.14 too):
@@ -15,54 +17,34 @@
  */
 #include "harness.h"
 
-static const char *const all_tests[] = {
-	"fault_disjoint",
-	"fault_shared_table",
-	NULL,
-};
-
 #define MAX_TESTS	32
 #define LINUX_REBOOT_CMD_RESTART	0x01234567
 #define SYSLOG_ACTION_READ_CLEAR	4
 
-static char cmdline[1024];
 static char klog[1 << 17];
 
-/* Value of "key=" on the kernel command line, copied into buf; NULL if absent. */
-static const char *cmdline_arg(const char *key, char *buf, int size)
-{
-	int klen = strlen(key);
-	char *p = cmdline;
-	int i;
-
-	while (*p) {
-		if (!strncmp(p, key, klen) && p[klen] == '=') {
-			p += klen + 1;
-			for (i = 0; i < size - 1 && p[i] && p[i] != ' ' && p[i] != '\n'; i++)
-				buf[i] = p[i];
-			buf[i] = 0;
-			return buf;
-		}
-		while (*p && *p != ' ')
-			p++;
-		while (*p == ' ')
-			p++;
-	}
-	return NULL;
-}
-
-/* Read and clear the kernel log; print and count the lines that mean a bug. */
-static int klog_check(void)
+/*
+ * Read and clear the kernel log; print and count the lines that mean a bug.
+ * With save, keep a copy there for the tests (the boot log: /tmp/boot.log).
+ */
+static int klog_check(const char *save)
 {
 	int len = sys_syslog(SYSLOG_ACTION_READ_CLEAR, klog, sizeof(klog) - 1);
 	char *line = klog, *end;
-	int i, bad = 0;
+	int i, fd, bad = 0;
 
 	if (len < 0) {
 		printf("# klog: syslog(2) failed: errno %d\n", -len);
 		return 1;
 	}
 	klog[len] = 0;
+	if (save) {
+		fd = open(save, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			write(fd, klog, len);
+			close(fd);
+		}
+	}
 	while (*line) {
 		end = line;
 		while (*end && *end != '\n')
@@ -175,7 +157,7 @@ static void run_test(int n, const char *name, int timeout)
 			ok = 1;
 		}
 	}
-	bad = klog_check();
+	bad = klog_check(NULL);
 	if (bad) {
 		printf("# %s: FAIL kernel log has %d bad line(s)\n", name, bad);
 		ok = 0;
@@ -186,31 +168,43 @@ static void run_test(int n, const char *name, int timeout)
 
 int main(int argc, char **argv)
 {
+	static char list[2048];
 	const char *tests[MAX_TESTS];
-	char only[256], tbuf[16];
-	int ntests = 0, timeout = 300, i, bad;
+	char only[256], tbuf[16], *name, *p;
+	int ntests = 0, timeout = 300, i, bad, l;
 
 	mkdir("/proc", 0755);
+	mkdir("/sys", 0755);
 	mkdir("/tmp", 01777);
 	if (mount("proc", "/proc", "proc", 0, NULL) < 0)
 		printf("# init: mount /proc failed: errno %d\n", errno);
-	read_file("/proc/cmdline", cmdline, sizeof(cmdline));
+	if (mount("sysfs", "/sys", "sysfs", 0, NULL) < 0)
+		printf("# init: mount /sys failed: errno %d\n", errno);
 	if (cmdline_arg("ptltest.timeout", tbuf, sizeof(tbuf)))
 		timeout = atoi(tbuf);
-	for (i = 0; all_tests[i] && ntests < MAX_TESTS; i++) {
+	if (read_file("/etc/tests", list, sizeof(list)) < 0)
+		printf("# init: no /etc/tests: nothing to run\n");
+	for (p = list; *p && ntests < MAX_TESTS; ) {
+		name = p;
+		while (*p && *p != '\n')
+			p++;
+		if (*p)
+			*p++ = 0;
+		if (!*name)
+			continue;
 		if (cmdline_arg("ptltest.only", only, sizeof(only))) {
-			char *p = strstr(only, all_tests[i]);
-			int l = strlen(all_tests[i]);
+			char *m = strstr(only, name);
 
-			if (!p || (p != only && p[-1] != ',') || (p[l] && p[l] != ','))
+			l = strlen(name);
+			if (!m || (m != only && m[-1] != ',') || (m[l] && m[l] != ','))
 				continue;
 		}
-		tests[ntests++] = all_tests[i];
+		tests[ntests++] = name;
 	}
 
 	printf("KTAP version 1\n1..%d\n", ntests + 1);
 	swap_setup();
-	bad = klog_check();
+	bad = klog_check(BOOT_LOG);
 	if (bad)
 		printf("# boot_log: FAIL kernel log has %d bad line(s)\n", bad);
 	result(1, "boot_log", !bad, NULL);

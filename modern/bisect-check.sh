@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bisect-check.sh: build every commit of the series, in order, for each
+# kernel of BISECT_KERNELS (default: perf and debug for i386, i386 PAE and
+# x86_64), incrementally: one worktree ($BUILD/linux-bisect) moved from
+# commit to commit, one build directory per kernel ($BUILD/bisect).  Stops
+# at the first commit that does not build, naming it.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$here/../build}
+TREE=${TREE:-$BUILD/linux}
+KERNELS=${BISECT_KERNELS:-perf debug perf-pae debug-pae perf-x86_64 debug-x86_64}
+W=$BUILD/linux-bisect
+LOGS=$BUILD/logs/bisect
+
+die() {
+	echo "bisect-check: error: $*" >&2
+	exit 1
+}
+
+base=$(git -C "$TREE" config ptlock.base) || die "no prepared tree (make tree)"
+commits=$(git -C "$TREE" rev-list --reverse "$base..ptlock-split")
+[ -n "$commits" ] || die "ptlock-split has no commits on $base"
+if [ ! -d "$W" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$W" "$base"
+fi
+mkdir -p "$LOGS"
+n=0
+total=$(echo "$commits" | wc -l)
+for c in $commits; do
+	n=$((n + 1))
+	git -C "$W" checkout -q --detach "$c"
+	subject=$(git -C "$W" log -1 --format=%s)
+	for k in $KERNELS; do
+		log=$LOGS/$n-$k.log
+		start=$(date +%s)
+		if ! { TREE=$W KDIR=$BUILD/bisect SERIES_CONFIG=known \
+			"$here/kbuild.sh" config "$k" &&
+		       TREE=$W KDIR=$BUILD/bisect \
+			"$here/kbuild.sh" build "$k"; } >"$log" 2>&1; then
+			tail -n 20 "$log" >&2
+			die "patch $n/$total ($subject) does not build for $k: $log"
+		fi
+		echo "ok $n/$total $k $(($(date +%s) - start))s  $subject"
+	done
+done
+echo "bisect-check: all $total patches build for: $KERNELS"
