@@ -24,7 +24,7 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     perl sparse python3-ply python3-git
 
 .PHONY: all help deps tree kernels guest run check selftest lint bisect-check \
-	export clean
+	export historical-check historical-series clean
 
 all: run
 
@@ -44,6 +44,9 @@ help:
 	@echo "               the files they touch: no new warnings"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
 	@echo "               perf and debug (BISECT_KERNELS=...; about an hour)"
+	@echo "make historical-check  the 2005 series in historical/: mail format,"
+	@echo "               hunks as posted, diffstats, consistency, git am (no tree)"
+	@echo "make historical-series  rewrite historical/ from SEEDS=$(SEEDS)"
 	@echo "make export    write ptlock-split's commits back to modern/patches"
 	@echo "               (git format-patch --cover-letter --base)"
 	@echo "make clean     remove $(B)"
@@ -89,8 +92,9 @@ run: kernels guest
 selftest: kernel-perf guest
 	@testvm/selftest/run.sh
 
-check: run selftest lint
-	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json
+check: run selftest lint historical-check
+	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
+		$(B)/results/historical.json
 
 lint: kernel-debug kernel-stock-debug
 	@$(STAGE) "lint: checkpatch, sparse" $(LOG)/lint.log modern/lint.sh
@@ -99,6 +103,15 @@ lint: kernel-debug kernel-stock-debug
 bisect-check: tree
 	@$(STAGE) "bisect-check: build each patch" $(LOG)/bisect-check.log modern/bisect-check.sh
 	@cat $(LOG)/bisect-check.log
+
+SEEDS ?= ../shared/seeds
+
+historical-check:
+	@mkdir -p $(B)/results
+	@historical/check.py --seeds $(SEEDS) --summary $(B)/results/historical.json
+
+historical-series:
+	historical/mkseries.py $(SEEDS) historical
 
 export:
 	@modern/tree.sh export

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the 2005 series in historical/ without a 2.6.14 tree.
+
+check.py [--seeds DIR] [--summary FILE] [--dir SERIES_DIR]
+
+KTAP, one line per check:
+  mailinfo      git mailsplit + git mailinfo recover author, date, subject
+                and a non-empty patch from every mail; the .mbox holds the
+                same mails in order
+  hunks         every hunk equals the posted one in SEEDS (default
+                ../shared/seeds), byte for byte; only the path headers differ
+  diffstat      each mail's diffstat says what git apply --numstat counts
+  consistency   where a patch touches a file an earlier one touched, its
+                context agrees with the earlier patch's result
+  git-am        git am of the nine patches onto a scratch tree rebuilt from
+                the series' own pre-images succeeds, authorship kept
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def mails():
+    return sorted(f for f in os.listdir(HERE) if re.match(r"^\d{4}-.*\.patch$", f))
+
+
+def problems_of_log(log, n):
+    bad = [l for l in log if not l.startswith("Hugh Dickins|")]
+    return ["git am made %d commits, not %d" % (len(log), n)] if len(log) != n else \
+        ["commit not by Hugh Dickins: " + l for l in bad]
+
+
+def file_hunks(text, header):
+    """{path: [lines]} of a diff; header(line) gives the path a file starts."""
+    out, cur = {}, None
+    for line in text.split("\n"):
+        p = header(line)
+        if p:
+            cur = out.setdefault(p, [])
+            continue
+        if cur is None:
+            continue
+        if line.startswith("diff --git ") or line.startswith("--- "):
+            if not (line.startswith("--- ") and cur and cur[-1].startswith("@@")):
+                cur = None if line.startswith("diff --git ") else cur
+                if line.startswith("--- "):
+                    continue
+                continue
+        cur.append(line)
+    for p in out:
+        while out[p] and out[p][-1] == "":
+            out[p].pop()
+    return out
+
+
+def ours(text):
+    m = re.compile(r"^\+\+\+ b/(\S+)$")
+    return file_hunks(text, lambda l: (m.match(l) or [None, None])[1])
+
+
+def seed(text):
+    m = re.compile(r"^\+\+\+ mm\d+/(\S+)\s")
+    return file_hunks(text, lambda l: (m.match(l) or [None, None])[1])
+
+
+def hunks_of(lines):
+    """[(old_start, old_lines, new_lines)] of one file's hunk lines."""
+    out = []
+    for line in lines:
+        m = HUNK.match(line)
+        if m:
+            out.append((int(m.group(1)), [], []))
+            continue
+        if not out:
+            continue
+        tag, body = (line[:1], line[1:]) if line else (" ", "")
+        if tag in " -":
+            out[-1][1].append(body)
+        if tag in " +":
+            out[-1][2].append(body)
+    return out
+
+
+class File:
+    """What is known of one file as the series goes: each position holds
+    either text a patch wrote or a line of the original, by number."""
+
+    def __init__(self):
+        self.cur = []		# ("t", text) or ("o", original line number)
+        self.next_orig = 1	# original number of position len(cur) + 1
+        self.orig = {}		# original line number -> text
+
+    def apply(self, start, old, new, where, problems):
+        lo, hi = start - 1, start - 1 + len(old)
+        while len(self.cur) < hi:
+            self.cur.append(("o", self.next_orig))
+            self.next_orig += 1
+        for k, (kind, v) in enumerate(self.cur[lo:hi]):
+            want = old[k]
+            if kind == "t" and v != want:
+                problems.append("%s: line %d is %r after the earlier patches, "
+                                "its context says %r" % (where, lo + k + 1, v, want))
+            if kind == "o" and self.orig.setdefault(v, want) != want:
+                problems.append("%s: original line %d read as %r and as %r" %
+                                (where, v, self.orig[v], want))
+        self.cur[lo:hi] = [("t", x) for x in new]
+
+    def original(self):
+        last = max(self.orig) if self.orig else 0
+        return "".join(self.orig.get(n, "/* line %d: not in any hunk */" % n) + "\n"
+                       for n in range(1, last + 1))
+
+
+def main():
+    global HERE
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", default=os.path.join(HERE, "..", "..", "shared", "seeds"))
+    ap.add_argument("--summary")
+    ap.add_argument("--dir", help="the series to check (default: this directory)")
+    args = ap.parse_args()
+    HERE = os.path.abspath(args.dir or HERE)
+    names = mails()
+    texts = {n: open(os.path.join(HERE, n)).read() for n in names}
+    patches = [n for n in names if not n.startswith("0000-")]
+    results = []
+
+    def report(name, problems, skip=None):
+        results.append((name, problems, skip))
+
+    # mailinfo
+    problems = []
+    with tempfile.TemporaryDirectory() as top:
+        for n in names:
+            d = os.path.join(top, n)
+            os.mkdir(d)
+            r = run(["git", "mailsplit", "-o" + d, os.path.join(HERE, n)])
+            info = run(["git", "mailinfo", d + "/msg", d + "/patch"],
+                       stdin=open(d + "/0001"))
+            fields = dict(l.split(": ", 1) for l in info.stdout.splitlines() if ": " in l)
+            size = os.path.getsize(d + "/patch") if os.path.exists(d + "/patch") else 0
+            if r.stdout.strip() != "1" or info.returncode:
+                problems.append("%s: git mailsplit/mailinfo failed" % n)
+            for k in ("Author", "Email", "Subject", "Date"):
+                if not fields.get(k):
+                    problems.append("%s: no %s" % (n, k))
+            if fields.get("Author") != "Hugh Dickins":
+                problems.append("%s: author is %r" % (n, fields.get("Author")))
+            if (size == 0) != n.startswith("0000-"):
+                problems.append("%s: patch is %d bytes" % (n, size))
+        d = os.path.join(top, "mbox")
+        os.mkdir(d)
+        r = run(["git", "mailsplit", "-o" + d, os.path.join(HERE, "ptlock-2005.mbox")])
+        if r.stdout.strip() != str(len(names)):
+            problems.append("ptlock-2005.mbox holds %s mails, not %d" % (r.stdout.strip(), len(names)))
+        else:
+            for i, n in enumerate(names):
+                got = open("%s/%04d" % (d, i + 1)).read()
+                if got.split("\n", 1)[1].rstrip("\n") != texts[n].split("\n", 1)[1].rstrip("\n"):
+                    problems.append("ptlock-2005.mbox mail %d differs from %s" % (i + 1, n))
+    report("mailinfo", problems)
+
+    # hunks against the posted series
+    if os.path.isdir(args.seeds):
+        problems = []
+        seeds = sorted(f for f in os.listdir(args.seeds) if f.endswith(".patch"))
+        if len(seeds) != len(patches):
+            problems.append("%d seeds, %d patches" % (len(seeds), len(patches)))
+        for s, n in zip(seeds, patches):
+            a = seed(open(os.path.join(args.seeds, s)).read())
+            b = ours(texts[n])
+            if list(a) != list(b):
+                problems.append("%s: files %s, posted %s" % (n, list(b), list(a)))
+            for p in a:
+                if a[p] != b.get(p):
+                    problems.append("%s: hunks of %s differ from %s" % (n, p, s))
+        report("hunks", problems)
+    else:
+        report("hunks", [], "no seeds at %s" % args.seeds)
+
+    # diffstat
+    problems = []
+    for n in patches:
+        r = run(["git", "apply", "--numstat", os.path.join(HERE, n)])
+        for line in r.stdout.splitlines():
+            ins, dels, path = line.split("\t")
+            m = re.search(r"^ %s\s+\|\s+(\d+) " % re.escape(path), texts[n], re.M)
+            if not m or int(m.group(1)) != int(ins) + int(dels):
+                problems.append("%s: diffstat of %s says %s, hunks %s" %
+                                (n, path, m and m.group(1), int(ins) + int(dels)))
+        m = re.search(r"^ (\d+) files? changed, (?:(\d+) insertions?\(\+\))?(?:, )?"
+                      r"(?:(\d+) deletions?\(-\))?", texts[n], re.M)
+        tot = [0, 0]
+        for line in r.stdout.splitlines():
+            tot[0] += int(line.split("\t")[0])
+            tot[1] += int(line.split("\t")[1])
+        if not m or [int(m.group(2) or 0), int(m.group(3) or 0)] != tot:
+            problems.append("%s: summary line disagrees with %s" % (n, tot))
+    report("diffstat", problems)
+
+    # consistency, and the pre-image tree
+    problems = []
+    files = {}
+    for n in patches:
+        for path, lines in ours(texts[n]).items():
+            f = files.setdefault(path, File())
+            delta = 0
+            for start, old, new in hunks_of(lines):
+                f.apply(start + delta, old, new, "%s %s" % (n, path), problems)
+                delta += len(new) - len(old)
+    report("consistency", problems)
+
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        for path, f in files.items():
+            os.makedirs(os.path.dirname(os.path.join(d, path)), exist_ok=True)
+            with open(os.path.join(d, path), "w") as out:
+                out.write(f.original())
+        git = ["git", "-C", d, "-c", "user.name=check", "-c", "user.email=check@localhost"]
+        run(git + ["init", "-q"])
+        run(git + ["add", "-A"])
+        run(git + ["commit", "-q", "-m", "pre-images of the 2005 series"])
+        r = run(git + ["am", "-q"] + [os.path.join(HERE, n) for n in patches])
+        if r.returncode:
+            problems.append("git am: " + (r.stderr or r.stdout).strip().replace("\n", " / "))
+        else:
+            r = run(git + ["log", "--format=%an|%ad|%s", "--date=rfc", "HEAD~%d.." % len(patches)])
+            problems += problems_of_log(r.stdout.splitlines(), len(patches))
+    report("git-am", problems)
+
+    print("KTAP version 1\n1..%d" % len(results))
+    failed = 0
+    for i, (name, problems, skip) in enumerate(results, 1):
+        for p in problems[:20]:
+            print("# %s: %s" % (name, p))
+        if skip:
+            print("ok %d %s # SKIP %s" % (i, name, skip))
+        elif problems:
+            print("not ok %d %s" % (i, name))
+            failed += 1
+        else:
+            print("ok %d %s" % (i, name))
+    skipped = sum(1 for r in results if r[2])
+    passed = len(results) - failed - skipped
+    print("historical: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    if args.summary:
+        with open(args.summary, "w") as f:
+            json.dump({"passed": passed, "failed": failed, "skipped": skipped}, f)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+#!/bin/sh
+# historical/check.py can fail: a changed hunk, a wrong diffstat, a context
+# line a later patch disagrees on, and a truncated mail are each caught.
+. "$(dirname "$0")/lib.sh"
+
+check() {	# name of the copy
+	python3 "$ROOT/historical/check.py" --dir "$T/$1" --seeds "$ROOT/../shared/seeds"
+}
+copy() {
+	rm -rf "$T/$1"
+	mkdir -p "$T/$1"
+	cp "$ROOT"/historical/*.patch "$ROOT"/historical/*.mbox "$T/$1/"
+}
+
+copy good
+check good >"$T/out" 2>&1 || { cat "$T/out"; fail "the committed series fails"; }
+
+copy hunk
+sed -i 's/^+	spinlock_t \*ptl;$/+	spinlock_t *ptl; /' "$T/hunk/0001-"*
+expect_fail "$T/out" check hunk
+expect_in "$T/out" "not ok 2 hunks"
+
+copy stat
+sed -i 's/^ arch\/cris\/arch-v32\/mm\/tlb.c | 6 /&/; s/^ arch\/cris\/arch-v32\/mm\/tlb.c | 6 ++++--$/ arch\/cris\/arch-v32\/mm\/tlb.c | 7 ++++--/' "$T/stat/0004-"*
+expect_fail "$T/out" check stat
+expect_in "$T/out" "not ok 3 diffstat"
+
+copy context
+# move 0008's mm/rmap.c hunk onto lines 0007 wrote: its context disagrees
+sed -i 's/^@@ -559,7 +559,8 @@/@@ -274,7 +274,8 @@/' "$T/context/0008-"*
+grep -q '^@@ -274,7 +274,8 @@' "$T/context/0008-"* || fail "could not move the hunk"
+expect_fail "$T/out" check context
+expect_in "$T/out" "not ok 4 consistency"
+expect_in "$T/out" "after the earlier patches, its context says"
+
+copy short
+head -c 2000 "$T/short/0007-"* >"$T/x" && mv "$T/x" "$T/short/0007-mm-split-page-table-lock.patch"
+expect_fail "$T/out" check short
+expect_in "$T/out" "not ok 1 mailinfo"
+exit 0
