@@ -417,6 +417,31 @@ static int touch_slice(struct thread *t)
 	return 0;
 }
 
+/*
+ * Fork a child that reads (write == 0) or writes one word at addr and then
+ * exits 0; return its wait status, for the tests that expect SIGSEGV there.
+ */
+static int touch_in_child(void *addr, int write)
+{
+	volatile unsigned int *w = addr;
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (write)
+			*w = 0x5e95e95eu;
+		else
+			(void)*w;
+		exit_group(0);
+	}
+	if (pid < 0)
+		fail("fork: errno %d", errno);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			fail("waitpid %d: errno %d", pid, errno);
+	return status;
+}
+
 /* --- the kernel log --------------------------------------------------------
  * klog_bad[]: lines that mean the kernel found a bug, whatever the test's
  * verdict; generated from testvm/klog-bad.txt, which the host parser reads too.

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fault_fork_cow - three threads rewrite their own pages, one generation
+ * after another, while a fourth forks 8 times: copy_pte_range write-protects
+ * the parent's ptes under the writers' feet, holding the source and the
+ * destination pte locks.  A child sees the parent as of one instant, so each
+ * writer's pages are a prefix of what it wrote: with G the generation number
+ * the writer had set, its pages hold generation G up to one cut and G - 1
+ * after it (the page at the cut may have a G head and a G - 1 tail).  A page
+ * of any other make-up (torn elsewhere, stale, foreign) fails the child, and
+ * the parent fails on the child's exit status.  The parent, once every child
+ * is reaped and the writers have made one last pass, must read back exactly
+ * its own last writes.  Figures: cuts, the snapshots caught in the middle of
+ * a generation; torn, those with the cut inside a page.
+ */
+#include "harness.h"
+
+#define NWRITERS	3
+#define FORKS		8
+#define SEED		0xf04c0000u
+#define FINAL_SEED	0xf04cf1a1u
+#define SPAN		(4 * MiB)	/* a page table, non-PAE */
+#define PAGES		256		/* per writer: 1 MiB across a table boundary */
+
+/* a child's exit status: CHILD_OK | cuts << 2 | torn (fail() exits 1) */
+#define CHILD_OK	0x40
+
+struct writer {
+	volatile unsigned int gen;
+	unsigned char *pages;
+};
+
+static struct writer wr[NWRITERS];
+static volatile int forks_done;
+static int cuts, torn;
+
+static unsigned int gen_seed(unsigned int g)
+{
+	return SEED + g * 0x10001u;
+}
+
+static unsigned int *page_of(int i, unsigned int p)
+{
+	return (unsigned int *)(wr[i].pages + p * PAGE_SIZE);
+}
+
+static int writer(struct thread *t)
+{
+	struct writer *w = &wr[t->id];
+	unsigned int g, p;
+
+	gate_wait();
+	for (g = 1; !forks_done; g++) {
+		w->gen = g;
+		__asm__ volatile("" ::: "memory");	/* gen first, then the pages */
+		for (p = 0; p < PAGES; p++)
+			fill_page(page_of(t->id, p), gen_seed(g), p);
+	}
+	for (p = 0; p < PAGES; p++)
+		fill_page(page_of(t->id, p), FINAL_SEED, p);
+	return 0;
+}
+
+/* In the child of fork f: every writer's pages are generation G, then G - 1. */
+static void check_snapshot(int f)
+{
+	unsigned int digest = DIGEST_INIT, g, p, seed, w;
+	const unsigned int *pg;
+	int i, bad, cut = 0, tear = 0;
+
+	for (i = 0; i < NWRITERS; i++) {
+		g = wr[i].gen;
+		seed = gen_seed(g);
+		for (p = 0; p < PAGES; p++) {
+			pg = page_of(i, p);
+			bad = check_page(pg, seed, p, &digest);
+			if (bad < 0)
+				continue;
+			if (seed != gen_seed(g) || g == 0)
+				fail("fork %d: writer %d page %u word %d is not generation %u",
+				     f, i, p, bad, seed == gen_seed(g) ? g : g - 1);
+			seed = gen_seed(g - 1);		/* the cut */
+			cut += p || bad;
+			tear += bad > 0;
+			for (w = bad; w < PAGE_WORDS; w++)
+				if (pg[w] != pattern(seed, p, w))
+					fail("fork %d: writer %d page %u torn at word %u",
+					     f, i, p, w);
+		}
+	}
+	exit_group(CHILD_OK | cut << 2 | tear);
+}
+
+static int forker(struct thread *t)
+{
+	unsigned int g0;
+	int f, status;
+	pid_t pid;
+
+	gate_wait();
+	for (f = 0; f < FORKS; f++) {
+		/* fork while writer f % NWRITERS is in a new generation */
+		g0 = wr[f % NWRITERS].gen;
+		while (wr[f % NWRITERS].gen == g0)
+			sched_yield();
+		pid = fork();
+		if (pid == 0)
+			check_snapshot(f);
+		if (pid < 0)
+			fail("fork %d: errno %d", f, errno);
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				fail("waitpid %d: errno %d", pid, errno);
+		if (!WIFEXITED(status) || !(WEXITSTATUS(status) & CHILD_OK))
+			fail("fork %d: child ended with status 0x%x", f, status);
+		cuts += (WEXITSTATUS(status) >> 2) & 3;
+		torn += WEXITSTATUS(status) & 3;
+	}
+	forks_done = 1;
+	return 0;
+}
+
+int main(void)
+{
+	unsigned int digest = DIGEST_INIT, gens = 0, p;
+	unsigned char *area;
+	struct thread *t;
+	long ms;
+	int i, bad;
+
+	test_name = "fault_fork_cow";
+	if (meminfo_kb("MemTotal") < 64 * 1024)
+		skip("guest has less than 64 MiB");
+	area = map_anon((NWRITERS + 2) * SPAN);
+	area = (unsigned char *)(((unsigned long)area + SPAN - 1) & ~(SPAN - 1));
+	for (i = 0; i < NWRITERS; i++) {
+		/* writer i: the last 512 KiB of table i, the first of table i + 1 */
+		wr[i].pages = area + (i + 1) * SPAN - PAGES / 2 * PAGE_SIZE;
+		for (p = 0; p < PAGES; p++)
+			fill_page(page_of(i, p), gen_seed(0), p);
+	}
+	t = threads_create(NWRITERS + 1, writer, NULL);
+	t[NWRITERS].fn = forker;
+
+	ms = now_ms();
+	threads_run(t, NWRITERS + 1);
+	ms = now_ms() - ms;
+
+	corrupt_if_asked(page_of(1, PAGES / 2));
+	for (i = 0; i < NWRITERS; i++) {
+		gens += wr[i].gen;
+		for (p = 0; p < PAGES; p++) {
+			bad = check_page(page_of(i, p), FINAL_SEED, p, &digest);
+			if (bad >= 0)
+				fail("parent: writer %d page %u word %d is not its last write",
+				     i, p, bad);
+		}
+	}
+	printf("# %s: writers=%d forks=%d pages=%d gens=%u cuts=%d torn=%d ms=%ld digest=%08x\n",
+	       test_name, NWRITERS, FORKS, NWRITERS * PAGES, gens, cuts, torn, ms, digest);
+	pass();
+}

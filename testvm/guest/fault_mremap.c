@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fault_mremap - a 2 MiB region is moved back and forth by mremap between
+ * two places that each straddle a page-table boundary, in other tables than
+ * each other and aligned to no table, so that move_ptes moves every pte
+ * under the old and the new table's pte locks (no whole-table move), while
+ * three threads fault, fill and zap their own pages next to it, in the same
+ * tables.  After each move the region must hold at the new address what was
+ * written before the move, and a child that reads the old address must die
+ * of SIGSEGV.  The faulting threads must find their own patterns throughout.
+ */
+#include "harness.h"
+#include <linux/mman.h>
+
+#define NTHREADS	3
+#define MOVES		16
+#define SEED		0x3e3a0000u
+#define FAULT_SEED	0x3e3af000u
+#define SPAN		(4 * MiB)	/* a page table, non-PAE (PAE: 2 MiB) */
+#define REGION		(2 * MiB)
+#define PAGES		(REGION / PAGE_SIZE)
+#define TPAGES		128		/* per faulting thread */
+
+static unsigned char *res;
+static volatile int moves_done;
+
+/* the two homes of the region, and the faulting threads' pages */
+#define HOME_A		(res + 3 * MiB + 64 * 1024)	/* across 4 MiB */
+#define HOME_B		(res + 11 * MiB + 128 * 1024)	/* across 12 MiB */
+static const unsigned long fault_off[NTHREADS] = { 2 * MiB, 6 * MiB, 14 * MiB };
+
+static inline long sys_mremap(void *old, unsigned long old_len, unsigned long new_len,
+			      int flags, void *new)
+{
+	return my_syscall5(__NR_mremap, old, old_len, new_len, flags, new);
+}
+
+static int faulter(struct thread *t)
+{
+	unsigned char *mine = res + fault_off[t->id];
+	unsigned int seed = FAULT_SEED + t->id, digest = DIGEST_INIT;
+	unsigned long p;
+	int bad;
+
+	gate_wait();
+	for (; !moves_done; seed += 0x100) {
+		for (p = 0; p < TPAGES; p++)
+			fill_page((unsigned int *)(mine + p * PAGE_SIZE), seed, p);
+		for (p = 0; p < TPAGES; p++) {
+			bad = check_page((unsigned int *)(mine + p * PAGE_SIZE), seed, p, &digest);
+			if (bad >= 0)
+				fail("thread %d page %lu word %d lost its pattern", t->id, p, bad);
+		}
+		sys_madvise(mine, TPAGES * PAGE_SIZE, MADV_DONTNEED);
+	}
+	for (p = 0; p < TPAGES; p++)
+		fill_page((unsigned int *)(mine + p * PAGE_SIZE), FAULT_SEED + t->id, p);
+	return 0;
+}
+
+static unsigned int digest = DIGEST_INIT;
+
+static int mover(struct thread *t)
+{
+	unsigned char *from, *to;
+	unsigned long p;
+	int r, bad, st;
+	long ret;
+
+	gate_wait();
+	for (r = 0; r < MOVES; r++) {
+		from = r % 2 ? HOME_B : HOME_A;
+		to = r % 2 ? HOME_A : HOME_B;
+		ret = sys_mremap(from, REGION, REGION, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+		if (ret != (long)to)
+			fail("move %d: mremap %p to %p returned 0x%lx", r, from, to, ret);
+		if (r == MOVES - 1)
+			corrupt_if_asked(to + PAGE_SIZE);
+		for (p = 0; p < PAGES; p++) {
+			bad = check_page((unsigned int *)(to + p * PAGE_SIZE), SEED + r, p,
+					 &digest);
+			if (bad >= 0)
+				fail("move %d: page %lu word %d wrong at the new address",
+				     r, p, bad);
+			fill_page((unsigned int *)(to + p * PAGE_SIZE), SEED + r + 1, p);
+		}
+		p = (r * 97) % PAGES;
+		st = touch_in_child(from + p * PAGE_SIZE, 0);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+			fail("move %d: reading old page %lu: child status 0x%x, not SIGSEGV",
+			     r, p, st);
+	}
+	moves_done = 1;
+	return 0;
+}
+
+int main(void)
+{
+	unsigned long p;
+	struct thread *t;
+	long ms;
+	int i, bad;
+
+	test_name = "fault_mremap";
+	if (meminfo_kb("MemTotal") < 64 * 1024)
+		skip("guest has less than 64 MiB");
+	res = map_anon(5 * SPAN);
+	res = (unsigned char *)(((unsigned long)res + SPAN - 1) & ~(SPAN - 1));
+	for (p = 0; p < PAGES; p++)
+		fill_page((unsigned int *)(HOME_A + p * PAGE_SIZE), SEED, p);
+	t = threads_create(NTHREADS + 1, faulter, NULL);
+	t[NTHREADS].fn = mover;
+
+	ms = now_ms();
+	threads_run(t, NTHREADS + 1);
+	ms = now_ms() - ms;
+
+	for (i = 0; i < NTHREADS; i++) {
+		for (p = 0; p < TPAGES; p++) {
+			bad = check_page((unsigned int *)(res + fault_off[i] + p * PAGE_SIZE),
+					 FAULT_SEED + i, p, &digest);
+			if (bad >= 0)
+				fail("thread %d page %lu word %d wrong at the end", i, p, bad);
+		}
+	}
+	printf("# %s: threads=%d moves=%d pages=%lu ms=%ld digest=%08x\n",
+	       test_name, NTHREADS, MOVES, PAGES, ms, digest);
+	pass();
+}
