@@ -34,8 +34,7 @@ int main(void)
 	sl.pages = pages / NTHREADS;
 
 	t = threads_create(NTHREADS, touch_slice, &sl);
-	area = map_anon(mib * MiB + TABLE_SPAN);
-	area = (unsigned char *)(((unsigned long)area + TABLE_SPAN - 1) & ~(TABLE_SPAN - 1));
+	area = map_anon_aligned(mib * MiB, TABLE_SPAN);
 	sl.area = area;
 
 	rss0 = statm_resident();

@@ -131,8 +131,7 @@ int main(void)
 	test_name = "fault_fork_cow";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
-	area = map_anon((NWRITERS + 2) * SPAN);
-	area = (unsigned char *)(((unsigned long)area + SPAN - 1) & ~(SPAN - 1));
+	area = map_anon_aligned((NWRITERS + 1) * SPAN, SPAN);
 	for (i = 0; i < NWRITERS; i++) {
 		/* writer i: the last 512 KiB of table i, the first of table i + 1 */
 		wr[i].pages = area + (i + 1) * SPAN - PAGES / 2 * PAGE_SIZE;

@@ -105,8 +105,7 @@ int main(void)
 	test_name = "fault_mprotect";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
-	res = map_anon(4 * SPAN);
-	res = (unsigned char *)(((unsigned long)res + SPAN - 1) & ~(SPAN - 1));
+	res = map_anon_aligned(3 * SPAN, SPAN);
 	for (p = 0; p < PAGES; p++)
 		fill_page(rpage(p), SEED, p);
 	t = threads_create(NTHREADS + 1, writer, NULL);

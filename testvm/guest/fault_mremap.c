@@ -104,8 +104,7 @@ int main(void)
 	test_name = "fault_mremap";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
-	res = map_anon(5 * SPAN);
-	res = (unsigned char *)(((unsigned long)res + SPAN - 1) & ~(SPAN - 1));
+	res = map_anon_aligned(4 * SPAN, SPAN);
 	for (p = 0; p < PAGES; p++)
 		fill_page((unsigned int *)(HOME_A + p * PAGE_SIZE), SEED, p);
 	t = threads_create(NTHREADS + 1, faulter, NULL);

@@ -38,8 +38,7 @@ int main(void)
 
 	test_name = "fault_shared_table";
 	t = threads_create(NTHREADS, toucher, NULL);
-	region = map_anon(2 * REGION);
-	region = (unsigned char *)(((unsigned long)region + REGION - 1) & ~(REGION - 1));
+	region = map_anon_aligned(REGION, REGION);
 
 	for (r = 0; r < ROUNDS; r++) {
 		round_seed = SEED + r;

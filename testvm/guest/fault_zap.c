@@ -118,8 +118,7 @@ int main(void)
 	test_name = "fault_zap";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
-	res = map_anon(6 * SPAN);
-	res = (unsigned char *)(((unsigned long)res + SPAN - 1) & ~(SPAN - 1));
+	res = map_anon_aligned(5 * SPAN, SPAN);
 	t = threads_create(NTHREADS + 1, faulter, NULL);
 	t[NTHREADS].fn = zapper;
 

@@ -235,6 +235,17 @@ static void *map_anon(unsigned long len)
 	return p;
 }
 
+/*
+ * An anonymous mapping with room for len bytes from an align boundary (a
+ * page table's span, say): returns that aligned start.
+ */
+static void *map_anon_aligned(unsigned long len, unsigned long align)
+{
+	unsigned long p = (unsigned long)map_anon(len + align);
+
+	return (void *)((p + align - 1) & ~(align - 1));
+}
+
 /* --- the page pattern ------------------------------------------------------
  * Word w of page p of a test seeded with s; a page full of it can't be
  * mistaken for another page's, another test's, or zeroes.
