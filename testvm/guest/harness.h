@@ -272,15 +272,15 @@ static void fill_page(unsigned int *page, unsigned int seed, unsigned int p)
 
 /*
  * Test-only: ptltest.corrupt=NAME on the kernel command line makes test NAME
- * flip one byte of the data it is about to verify, to show that its
- * verification can fail (testvm/selftest/qemu_corrupt.sh).
+ * (every test, with "all") flip one byte of the data it is about to verify,
+ * to show that its verification can fail (testvm/selftest/qemu_corrupt.sh).
  */
 static void corrupt_if_asked(void *data)
 {
 	char want[32];
 
 	if (cmdline_arg("ptltest.corrupt", want, sizeof(want)) &&
-	    !strcmp(want, test_name))
+	    (!strcmp(want, test_name) || !strcmp(want, "all")))
 		((volatile unsigned char *)data)[123] ^= 0x5a;
 }
 
