@@ -10,10 +10,11 @@ SYSROOT   := $(GUEST)/sysroot
 UAPI      := $(GUEST)/uapi
 GUEST_SRC := $(sort $(wildcard testvm/guest/*.c))
 GUEST_BIN := $(patsubst testvm/guest/%.c,$(GUEST)/bin/%,$(GUEST_SRC))
-# Every program is a test, run in this order, but for the runner itself and
-# the fixtures the host-side tests boot (idle: a guest that never ends).
+# Every program is a test, run in this order, but for the runner itself,
+# the fixtures the host-side tests boot (idle: a guest that never ends) and
+# the benchmarks (bench_*), which are run only when asked for.
 FIRST_TESTS := ptlock_mode
-GUEST_TESTS := $(FIRST_TESTS) $(filter-out init idle $(FIRST_TESTS),\
+GUEST_TESTS := $(FIRST_TESTS) $(filter-out init idle bench_% $(FIRST_TESTS),\
 	$(patsubst testvm/guest/%.c,%,$(GUEST_SRC)))
 INITRAMFS := $(B)/initramfs.cpio
 
