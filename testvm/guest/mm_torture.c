@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_torture - three threads and one forked process run seeded random mmap /
+ * munmap / mremap / mprotect / madvise(DONTNEED) / write / verify / fork
+ * operations on their own slots, against a shadow model of what every page
+ * of every slot must hold.  Slots of all workers interleave in one reserved
+ * 32 MiB region, 256 KiB apart, so the threads' slots share page tables (and
+ * their locks) while the operations change them underneath one another.
+ *
+ * Invariant: every mapped page holds exactly what the model says (zeroes or
+ * the pattern of its last write), in the workers, in the children they fork
+ * (their snapshot) and at the end.  A mismatch names seed, worker, operation
+ * and address.  Each worker stops after a fixed count of operations
+ * (ptltest.torture_ops=, per worker), so a seed (ptltest.seed=) replays the
+ * same operations per worker and the digest of the final model is fixed;
+ * ptltest.torture_ms= only bounds the time.  Test-only knob:
+ * ptltest.torture_skip_write=1 makes worker 0 leave one write out of its
+ * model, which must be caught.
+ */
+#include "harness.h"
+#include <linux/mman.h>
+
+#define NWORKERS	4		/* 0..2 threads, 3 a forked process */
+#define NSLOTS		16		/* per worker, two homes each */
+#define SLOT_PAGES	64
+#define SPAN		(SLOT_PAGES * PAGE_SIZE)
+#define REGION		(2UL * NSLOTS * NWORKERS * SPAN)	/* 32 MiB */
+#define DEF_SEED	0x70a7u
+#define DEF_OPS		2000
+#define DEF_MS		60000
+#define SKIP_AT		200		/* worker 0's write left out of the model */
+
+enum {
+	OP_MAP, OP_UNMAP, OP_MREMAP, OP_MPROTECT, OP_DONTNEED, OP_WRITE,
+	OP_VERIFY, OP_VERIFY_SLOT, OP_FORK, NOPS
+};
+static const char *const op_name[NOPS] = { "map", "unmap", "mremap", "mprotect",
+	"dontneed", "write", "verify", "verify_slot", "fork" };
+
+struct slot {
+	int mapped, home, ro, pages;
+	unsigned int val[SLOT_PAGES];	/* 0: reads zeroes, else pattern seed */
+};
+
+struct worker {
+	struct slot slot[NSLOTS];
+	unsigned int rnd, gen, writes, scratch;
+	unsigned long op;		/* operations done */
+	int op_now;
+	pid_t child;
+};
+
+struct results {			/* shared with the forked worker */
+	unsigned long count[NWORKERS][NOPS];
+	unsigned long ops[NWORKERS];
+	unsigned int digest[NWORKERS];
+};
+
+static unsigned char *region;
+static unsigned int seed, skip_write;
+static unsigned long max_ops;
+static long deadline;
+static struct worker w[NWORKERS];
+static struct results *res;
+
+static inline long sys_mprotect(void *addr, unsigned long len, int prot)
+{
+	return my_syscall3(__NR_mprotect, addr, len, prot);
+}
+
+static inline long sys_mremap(void *old, unsigned long len, void *new)
+{
+	return my_syscall5(__NR_mremap, old, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, new);
+}
+
+static unsigned int rnd(struct worker *k)
+{
+	k->rnd ^= k->rnd << 13;
+	k->rnd ^= k->rnd >> 17;
+	k->rnd ^= k->rnd << 5;
+	return k->rnd;
+}
+
+/* Home h of slot s of worker i: neighbouring spans belong to other workers. */
+static unsigned char *slot_addr(int i, int s, int h)
+{
+	return region + ((unsigned long)(h * NSLOTS + s) * NWORKERS + i) * SPAN;
+}
+
+static unsigned char *page_addr(int i, int s, int p)
+{
+	return slot_addr(i, s, w[i].slot[s].home) + (unsigned long)p * PAGE_SIZE;
+}
+
+/* pattern page number: unique per worker, slot and page */
+static unsigned int pno(int i, int s, int p)
+{
+	return (i << 16) | (s << 6) | p;
+}
+
+static void reserve(void *addr, unsigned long len, int i)
+{
+	if (mmap(addr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+		 MAP_NORESERVE, -1, 0) != addr)
+		fail("seed=%u worker=%d op#%lu reserve addr=%p: errno %d",
+		     seed, i, w[i].op, addr, errno);
+}
+
+/* Page p of slot s must hold what the model says; fold it into *d. */
+static void verify_page(int i, int s, int p, unsigned int *d)
+{
+	const unsigned int *pg = (const unsigned int *)page_addr(i, s, p);
+	unsigned int v = w[i].slot[s].val[p], x, want;
+	unsigned int n;
+
+	for (n = 0; n < PAGE_WORDS; n++) {
+		x = pg[n];
+		want = v ? pattern(v, pno(i, s, p), n) : 0;
+		if (x != want)
+			fail("seed=%u worker=%d op#%lu %s addr=%p page=%d want=%08x got=%08x",
+			     seed, i, w[i].op, op_name[w[i].op_now], pg + n, p, want, x);
+		*d = digest_word(*d, x);
+	}
+}
+
+static unsigned int verify_slot(int i, int s)
+{
+	struct slot *sl = &w[i].slot[s];
+	unsigned int d = DIGEST_INIT;
+	int p;
+
+	d = digest_word(d, sl->mapped);
+	if (!sl->mapped)
+		return d;
+	d = digest_word(digest_word(digest_word(d, sl->home), sl->ro), sl->pages);
+	for (p = 0; p < sl->pages; p++) {
+		d = digest_word(d, sl->val[p]);
+		verify_page(i, s, p, &d);
+	}
+	return d;
+}
+
+static unsigned int verify_all(int i)
+{
+	unsigned int d = DIGEST_INIT;
+	int s;
+
+	for (s = 0; s < NSLOTS; s++)
+		d = digest_word(d, verify_slot(i, s));
+	return d;
+}
+
+static void reap_child(int i)
+{
+	int st;
+
+	if (!w[i].child)
+		return;
+	st = reap(w[i].child);
+	w[i].child = 0;
+	if (st == 1)
+		exit_group(1);	/* the child said why */
+	if (st)
+		fail("seed=%u worker=%d op#%lu fork: child ended with %d",
+		     seed, i, w[i].op, st);
+}
+
+/* One operation on slot s; an unmapped slot gets mapped whatever the op. */
+static void do_op(int i, int op, int s)
+{
+	struct worker *k = &w[i];
+	struct slot *sl = &k->slot[s];
+	unsigned char *a = slot_addr(i, s, sl->home), *b;
+	unsigned long len = (unsigned long)sl->pages * PAGE_SIZE;
+	long ret;
+	int p, n;
+
+	if (!sl->mapped)
+		op = OP_MAP;
+	if (sl->ro && op == OP_WRITE)
+		op = OP_MPROTECT;
+	k->op_now = op;
+	res->count[i][op]++;
+	switch (op) {
+	case OP_MAP:
+		sl->pages = 1 + rnd(k) % SLOT_PAGES;
+		len = (unsigned long)sl->pages * PAGE_SIZE;
+		if (mmap(a, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_FIXED, -1, 0) != a)
+			fail("seed=%u worker=%d op#%lu map addr=%p: errno %d",
+			     seed, i, k->op, a, errno);
+		sl->mapped = 1;
+		sl->ro = 0;
+		memset(sl->val, 0, sizeof(sl->val));
+		break;
+	case OP_UNMAP:
+		verify_page(i, s, rnd(k) % sl->pages, &k->scratch);
+		if (munmap(a, len))
+			fail("seed=%u worker=%d op#%lu unmap addr=%p: errno %d",
+			     seed, i, k->op, a, errno);
+		reserve(a, len, i);
+		sl->mapped = 0;
+		break;
+	case OP_MREMAP:
+		b = slot_addr(i, s, !sl->home);
+		ret = sys_mremap(a, len, b);
+		if (ret != (long)b)
+			fail("seed=%u worker=%d op#%lu mremap addr=%p to %p: %ld",
+			     seed, i, k->op, a, b, ret);
+		reserve(a, len, i);
+		sl->home = !sl->home;
+		verify_page(i, s, rnd(k) % sl->pages, &k->scratch);
+		break;
+	case OP_MPROTECT:
+		sl->ro = !sl->ro;
+		ret = sys_mprotect(a, len, sl->ro ? PROT_READ : PROT_READ | PROT_WRITE);
+		if (ret)
+			fail("seed=%u worker=%d op#%lu mprotect addr=%p: %ld",
+			     seed, i, k->op, a, ret);
+		break;
+	case OP_DONTNEED:
+		p = rnd(k) % sl->pages;
+		n = 1 + rnd(k) % (sl->pages - p);
+		ret = sys_madvise(a + (unsigned long)p * PAGE_SIZE, n * PAGE_SIZE, MADV_DONTNEED);
+		if (ret)
+			fail("seed=%u worker=%d op#%lu dontneed addr=%p: %ld",
+			     seed, i, k->op, a, ret);
+		memset(&sl->val[p], 0, n * sizeof(sl->val[0]));
+		verify_page(i, s, p, &k->scratch);
+		break;
+	case OP_WRITE:
+		p = rnd(k) % sl->pages;
+		verify_page(i, s, p, &k->scratch);	/* the old contents first */
+		k->gen = pattern(seed, i, k->gen) | 1;
+		fill_page((unsigned int *)page_addr(i, s, p), k->gen, pno(i, s, p));
+		if (i == 0 && skip_write && ++k->writes == SKIP_AT) {
+			/* test-only: the model misses this write; verify next */
+			do_op(i, OP_VERIFY_SLOT, s);
+			break;
+		}
+		sl->val[p] = k->gen;
+		break;
+	case OP_VERIFY:
+		verify_page(i, s, rnd(k) % sl->pages, &k->scratch);
+		break;
+	case OP_VERIFY_SLOT:
+		verify_slot(i, s);
+		break;
+	case OP_FORK:
+		reap_child(i);
+		k->child = fork_child();
+		if (k->child == 0) {	/* the snapshot must match the model */
+			verify_all(i);
+			exit_group(0);
+		}
+		break;
+	}
+}
+
+static int worker(struct thread *t)
+{
+	static const unsigned char mix[100] = {	/* op by percentile */
+		[0 ... 4] = OP_MAP, [5 ... 9] = OP_UNMAP, [10 ... 17] = OP_MREMAP,
+		[18 ... 25] = OP_MPROTECT, [26 ... 33] = OP_DONTNEED,
+		[34 ... 69] = OP_WRITE, [70 ... 93] = OP_VERIFY,
+		[94 ... 98] = OP_VERIFY_SLOT, [99] = OP_FORK };
+	int i = t->id, op;
+	struct worker *k = &w[i];
+
+	k->rnd = (seed * 0x9e3779b1u) ^ ((i + 1) * 0x85ebca6bu);
+	if (!k->rnd)
+		k->rnd = 1;
+	k->gen = 0;
+	if (i < NWORKERS - 1)
+		gate_wait();
+	for (k->op = 0; k->op < max_ops; k->op++) {
+		if (!(k->op & 63) && now_ms() > deadline)
+			break;
+		op = mix[rnd(k) % 100];
+		do_op(i, op, rnd(k) % NSLOTS);
+	}
+	reap_child(i);
+	res->ops[i] = k->op;
+	return 0;
+}
+
+static unsigned long knob(const char *key, unsigned long def)
+{
+	char buf[24];
+
+	return cmdline_arg(key, buf, sizeof(buf)) ? (unsigned long)atol(buf) : def;
+}
+
+int main(void)
+{
+	unsigned long total = 0, count[NOPS] = { 0 };
+	unsigned int digest = DIGEST_INIT;
+	struct thread t[NWORKERS], *th;
+	long t0;
+	pid_t pid;
+	int i, s, st;
+
+	test_name = "mm_torture";
+	seed = knob("ptltest.seed", DEF_SEED);
+	max_ops = knob("ptltest.torture_ops", DEF_OPS);
+	skip_write = knob("ptltest.torture_skip_write", 0);
+	t0 = now_ms();
+	deadline = t0 + knob("ptltest.torture_ms", DEF_MS);
+	res = map_shared(sizeof(*res));
+	th = threads_create(NWORKERS - 1, worker, NULL);
+	region = mmap(NULL, REGION + 4 * MiB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		      MAP_NORESERVE, -1, 0);
+	if (region == MAP_FAILED)
+		fail("reserving %lu bytes: errno %d", REGION, errno);
+	region = (unsigned char *)(((unsigned long)region + 4 * MiB - 1) & ~(4 * MiB - 1));
+
+	pid = fork_child();
+	if (pid == 0) {			/* the process worker */
+		t[0].id = NWORKERS - 1;
+		worker(&t[0]);
+		res->digest[NWORKERS - 1] = verify_all(NWORKERS - 1);
+		exit_group(0);
+	}
+	threads_run(th, NWORKERS - 1);
+	st = reap(pid);
+	if (st == 1)
+		exit_group(1);		/* it said why */
+	if (st)
+		fail("seed=%u worker=%d: process ended with %d", seed, NWORKERS - 1, st);
+
+	for (s = 0; s < NSLOTS && !w[0].slot[s].mapped; s++)
+		;
+	if (s < NSLOTS) {
+		if (w[0].slot[s].ro)
+			sys_mprotect(slot_addr(0, s, w[0].slot[s].home), PAGE_SIZE,
+				     PROT_READ | PROT_WRITE);
+		corrupt_if_asked(page_addr(0, s, 0));
+	}
+	for (i = 0; i < NWORKERS - 1; i++) {
+		w[i].op_now = OP_VERIFY_SLOT;
+		res->digest[i] = verify_all(i);
+	}
+	for (i = 0; i < NWORKERS; i++) {
+		digest = digest_word(digest, res->digest[i]);
+		total += res->ops[i];
+		for (s = 0; s < NOPS; s++)
+			count[s] += res->count[i][s];
+	}
+	printf("# %s: seed=%u workers=%d ops=%lu", test_name, seed, NWORKERS, total);
+	for (s = 0; s < NOPS; s++)
+		printf(" %s=%lu", op_name[s], count[s]);
+	printf(" ms=%ld digest=%08x\n", now_ms() - t0, digest);
+	pass();
+}
