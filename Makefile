@@ -23,7 +23,7 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source \
 	     perl sparse python3-ply python3-git
 
-.PHONY: all help deps tree kernels guest run check selftest lint bisect-check \
+.PHONY: all help deps tree kernels guest run check selftest torture lint bisect-check \
 	export historical-check historical-series clean
 
 all: run
@@ -40,6 +40,8 @@ help:
 	@echo "make guest     nolibc test programs + syscall check + initramfs"
 	@echo "make run       boot each cell of CELLS and print the verdict table"
 	@echo "make selftest  host-side tests of the tooling's failure paths"
+	@echo "make torture   mm_torture alone on the debug kernel in each mode, long"
+	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
 	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
 	@echo "               the files they touch: no new warnings"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
@@ -88,6 +90,19 @@ run: kernels guest
 		$(STAGE) "boot $$c" $(LOG)/run-$$c.log testvm/qemu-run.sh $$c; \
 	done; \
 	testvm/ktap.py --out $(B)/results $(CELLS)
+
+# make torture: mm_torture alone, long, on the debug kernel in each split mode
+TORTURE_CELLS ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4
+TORTURE_OPS   ?= 60000
+SEED          ?= 28839
+torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_kernel,$(c))))) guest
+	@args="ptltest.only=mm_torture ptltest.seed=$(SEED) ptltest.torture_ops=$(TORTURE_OPS)"; \
+	for c in $(TORTURE_CELLS); do \
+		TIMEOUT=3600 APPEND="$$args ptltest.torture_ms=3000000 ptltest.timeout=3300" \
+		$(STAGE) "torture $$c ($(TORTURE_OPS) ops/worker)" $(LOG)/torture-$$c.log \
+		testvm/qemu-run.sh $$c $(B)/torture/$$c; \
+	done; \
+	RUNS=$(B)/torture testvm/ktap.py --out $(B)/torture $(TORTURE_CELLS)
 
 selftest: kernel-perf guest
 	@testvm/selftest/run.sh

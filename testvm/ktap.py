@@ -23,6 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.environ.get("BUILD", os.path.join(HERE, "..", "build"))
+RUNS = os.environ.get("RUNS", os.path.join(BUILD, "runs"))	# CELL/console.log
 
 RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
 # KUnit suites run at boot print KTAP through printk: top-level results
@@ -48,7 +49,7 @@ def cell_conf(cell):
 
 
 def parse_cell(cell, patterns):
-    rundir = os.path.join(BUILD, "runs", cell)
+    rundir = os.path.join(RUNS, cell)
     res = {"cell": cell, "conf": cell_conf(cell), "tests": {}, "errors": [],
            "console_bad": [], "plan": None, "done": False, "kunit": {}}
     try:
@@ -202,7 +203,7 @@ def main():
         for e in r["errors"]:
             failed += 1
             print("%s: %s (%s)" % (r["cell"], e,
-                                    os.path.join(BUILD, "runs", r["cell"], "console.log")))
+                                    os.path.join(RUNS, r["cell"], "console.log")))
         for line in r["console_bad"][:10]:
             print("    " + line)
     for (name, mem), per in sorted(diffs.items()):

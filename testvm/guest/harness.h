@@ -168,14 +168,14 @@ static const char *cmdline_arg(const char *key, char *buf, int size)
 	while (*p) {
 		if (!strncmp(p, key, klen) && p[klen] == '=') {
 			p += klen + 1;
-			for (i = 0; i < size - 1 && p[i] && p[i] != ' ' && p[i] != '\n'; i++)
+			for (i = 0; i < size - 1 && p[i] > ' '; i++)
 				buf[i] = p[i];
 			buf[i] = 0;
 			return buf;
 		}
-		while (*p && *p != ' ')
+		while (*p > ' ')		/* to the next blank (space, tab, newline) */
 			p++;
-		while (*p == ' ')
+		while (*p && *p <= ' ')
 			p++;
 	}
 	return NULL;
