@@ -21,10 +21,10 @@ KERNELS   := $(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c))))
 # Debian packages the project uses (--no-install-recommends).
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source \
-	     perl sparse python3-ply python3-git
+	     perl sparse python3-ply python3-git gnuplot-nox
 
 .PHONY: all help deps tree kernels guest run check selftest torture lint bisect-check \
-	export historical-check historical-series clean
+	export historical-check historical-series bench clean
 
 all: run
 
@@ -42,6 +42,7 @@ help:
 	@echo "make selftest  host-side tests of the tooling's failure paths"
 	@echo "make torture   mm_torture alone on the debug kernel in each mode, long"
 	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
+	@echo "make bench     page faults/s, split_ptlocks=on vs off (report/bench.md, .png)"
 	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
 	@echo "               the files they touch: no new warnings"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
@@ -110,6 +111,9 @@ selftest: kernel-perf guest
 check: run selftest lint historical-check
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
 		$(B)/results/historical.json
+
+bench: kernel-perf guest
+	@testvm/bench.sh
 
 lint: kernel-debug kernel-stock-debug
 	@$(STAGE) "lint: checkpatch, sparse" $(LOG)/lint.log modern/lint.sh

@@ -14,6 +14,8 @@
  * Kernel command line (read from /proc/cmdline, works on 2.6.14 too):
  *   ptltest.only=a,b     run only these tests
  *   ptltest.timeout=S    per-test bound in seconds (default 300)
+ *   ptltest.bench=NAME   instead of the tests, run /bin/NAME T once for each
+ *                        T of ptlbench.threads=T1,T2,... (default 1)
  */
 #include "harness.h"
 
@@ -116,10 +118,10 @@ static void result(int n, const char *name, int ok, const char *directive)
 	       directive ? " # " : "", directive ? directive : "");
 }
 
-static void run_test(int n, const char *name, int timeout)
+static void run_test(int n, const char *name, const char *arg, int timeout)
 {
 	static char path[64], reason[160];
-	char *argv[] = { (char *)name, NULL };
+	char *argv[] = { (char *)name, (char *)arg, NULL };
 	char *envp[] = { NULL };
 	int status = 0, bad, ok = 0, len;
 	const char *directive = NULL;
@@ -168,8 +170,8 @@ static void run_test(int n, const char *name, int timeout)
 
 int main(int argc, char **argv)
 {
-	static char list[2048];
-	const char *tests[MAX_TESTS];
+	static char list[2048], bench[32], threads[64] = "1";
+	const char *tests[MAX_TESTS], *args[MAX_TESTS] = { NULL };
 	char only[256], tbuf[16], *name, *p;
 	int ntests = 0, timeout = 300, i, bad, l;
 
@@ -184,6 +186,18 @@ int main(int argc, char **argv)
 		timeout = atoi(tbuf);
 	if (read_file("/etc/tests", list, sizeof(list)) < 0)
 		printf("# init: no /etc/tests: nothing to run\n");
+	if (cmdline_arg("ptltest.bench", bench, sizeof(bench))) {
+		cmdline_arg("ptlbench.threads", threads, sizeof(threads));
+		list[0] = 0;
+		for (p = threads; *p && ntests < MAX_TESTS; ntests++) {
+			tests[ntests] = bench;
+			args[ntests] = p;
+			while (*p && *p != ',')
+				p++;
+			if (*p)
+				*p++ = 0;
+		}
+	}
 	for (p = list; *p && ntests < MAX_TESTS; ) {
 		name = p;
 		while (*p && *p != '\n')
@@ -209,7 +223,7 @@ int main(int argc, char **argv)
 		printf("# boot_log: FAIL kernel log has %d bad line(s)\n", bad);
 	result(1, "boot_log", !bad, NULL);
 	for (i = 0; i < ntests; i++)
-		run_test(i + 2, tests[i], timeout);
+		run_test(i + 2, tests[i], args[i], timeout);
 	printf("# ptltest: done\n");
 	sync();
 	reboot(LINUX_REBOOT_CMD_RESTART);
