@@ -65,7 +65,7 @@ if [ "${SERIES_CONFIG:-yes}" != no ] && [ -f "$here/configs/series.config" ] &&
 			sym=${line#CONFIG_}
 			sym=${sym%%=*}
 			case $line in CONFIG_*) ;; *) continue ;; esac
-			grep -rqx --include='Kconfig*' "config $sym" "$TREE" &&
+			grep -rqxE --include='Kconfig*' "(menu)?config $sym" "$TREE" &&
 				echo "$line" >>"$O/series-known.config"
 		done <"$here/configs/series.config"
 		frags="$frags $O/series-known.config"
