@@ -4,20 +4,11 @@
 # every test that verifies data fails, and the others still pass.
 . "$(dirname "$0")/lib.sh"
 
-kernel=$BUILD/kernel/perf/arch/x86/boot/bzImage
-initramfs=$BUILD/initramfs.cpio
-
-boot() {	# APPEND: one perf boot into $T, then its verdicts
-	BUILD=$T TIMEOUT=300 KERNEL=$kernel INITRAMFS=$initramfs APPEND="$1" \
-		"$ROOT/testvm/qemu-run.sh" perf-smp2 "$T/runs/perf-smp2" &&
-	BUILD=$T "$ROOT/testvm/ktap.py" --out "$T/results" perf-smp2
-}
-
-expect_fail "$T/out" boot "ptltest.only=fault_disjoint ptltest.corrupt=fault_disjoint"
+expect_fail "$T/out" boot_perf "ptltest.only=fault_disjoint ptltest.corrupt=fault_disjoint"
 expect_in "$T/out" "fault_disjoint failed: FAIL page 4096 (thread 2) word 30 corrupt"
 expect_in "$T/out" "1 failed"
 
-expect_fail "$T/out" boot "ptltest.corrupt=all"
+expect_fail "$T/out" boot_perf "ptltest.corrupt=all"
 for t in $(grep -l corrupt_if_asked "$ROOT"/testvm/guest/*.c); do
 	expect_in "$T/out" "perf-smp2: $(basename "$t" .c) failed: FAIL "
 done

@@ -2,11 +2,8 @@
 # No swap disk: the swap tests fail, saying so; they neither pass nor skip.
 . "$(dirname "$0")/lib.sh"
 
-expect_fail "$T/out" env BUILD="$T" TIMEOUT=120 SWAP_MB=0 \
-	KERNEL="$BUILD/kernel/perf/arch/x86/boot/bzImage" INITRAMFS="$BUILD/initramfs.cpio" \
-	APPEND="ptltest.only=swapoff_fill,swapoff_many" \
-	sh -c "$ROOT/testvm/qemu-run.sh perf-smp2 '$T/runs/perf-smp2' &&
-	       BUILD='$T' $ROOT/testvm/ktap.py --out '$T/results' perf-smp2"
+export SWAP_MB=0
+expect_fail "$T/out" boot_perf "ptltest.only=swapoff_fill,swapoff_many"
 expect_in "$T/out" "swapoff_fill failed: FAIL no swap active"
 expect_in "$T/out" "swapoff_many failed: FAIL no swap active"
 expect_in "$T/out" "2 failed"

@@ -5,21 +5,12 @@
 # test passes and prints that seed.
 . "$(dirname "$0")/lib.sh"
 
-kernel=$BUILD/kernel/perf/arch/x86/boot/bzImage
-initramfs=$BUILD/initramfs.cpio
-
-boot() {	# APPEND: one perf boot into $T, then its verdicts
-	BUILD=$T TIMEOUT=300 KERNEL=$kernel INITRAMFS=$initramfs APPEND="$1" \
-		"$ROOT/testvm/qemu-run.sh" perf-smp2 "$T/runs/perf-smp2" &&
-	BUILD=$T "$ROOT/testvm/ktap.py" --out "$T/results" perf-smp2
-}
-
-expect_fail "$T/out" boot "ptltest.only=mm_torture ptltest.torture_skip_write=1"
+expect_fail "$T/out" boot_perf "ptltest.only=mm_torture ptltest.torture_skip_write=1"
 expect_in "$T/out" "mm_torture failed: FAIL seed="
 expect_in "$T/out" " worker=0 op#"
 expect_in "$T/out" "1 failed"
 
-boot "ptltest.only=mm_torture ptltest.seed=4242" >"$T/out" 2>&1 ||
+boot_perf "ptltest.only=mm_torture ptltest.seed=4242" >"$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "mm_torture with ptltest.seed=4242 did not pass"; }
 grep -q "^mm_torture  *ok" "$T/out" || { cat "$T/out"; fail "mm_torture did not pass"; }
 expect_in "$T/runs/perf-smp2/console.log" "# mm_torture: seed=4242 "
