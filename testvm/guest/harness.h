@@ -37,6 +37,10 @@
 #include <nolibc.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
+#ifndef RUSAGE_SELF		/* nolibc 6.1 lacks them; <linux/resource.h> clashes */
+#define RUSAGE_SELF	0
+#define RUSAGE_CHILDREN	(-1)
+#endif
 
 /* a header of static helpers: each program uses some of them */
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -223,6 +227,27 @@ static long now_ms(void)
 
 	gettimeofday(&tv, NULL);
 	return tv.tv_sec * 1000L + tv.tv_usec / 1000;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	my_syscall2(__NR_nanosleep, &ts, NULL);
+}
+
+/*
+ * Major faults (a page read in: from swap, for anonymous memory) of this
+ * process and of the children it has reaped.
+ */
+static long major_faults(void)
+{
+	struct rusage self, children;
+
+	if (my_syscall2(__NR_getrusage, RUSAGE_SELF, &self) ||
+	    my_syscall2(__NR_getrusage, RUSAGE_CHILDREN, &children))
+		return -1;
+	return self.ru_majflt + children.ru_majflt;
 }
 
 static void *map_anon(unsigned long len)

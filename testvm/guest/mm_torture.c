@@ -13,9 +13,21 @@
  * and address.  Each worker stops after a fixed count of operations
  * (ptltest.torture_ops=, per worker), so a seed (ptltest.seed=) replays the
  * same operations per worker and the digest of the final model is fixed;
- * ptltest.torture_ms= only bounds the time.  Test-only knob:
- * ptltest.torture_skip_write=1 makes worker 0 leave one write out of its
- * model, which must be caught.
+ * ptltest.torture_ms= only bounds the time.
+ *
+ * Under swap pressure (unless ptltest.torture_swap=0; no swap fails): a
+ * pressure process pushes the workers' pages out to swap in pulses while
+ * they run (swap_push(), RAM + swap kept tight); at half their operations
+ * each worker waits for a pulse to end and verifies all its pages, so pages
+ * come back from swap while the others keep changing the mappings.  The run
+ * ends with swapoff of the swap area once the threads are done (the process
+ * worker may still be running) and a full verification of every worker's
+ * model, then swaps on again.  Figures:
+ * pulses, the most pages in swap after one, and the threads' major faults
+ * (swap-ins) during the churn; both must be non-zero.
+ *
+ * Test-only knob: ptltest.torture_skip_write=1 makes worker 0 leave one write
+ * out of its model, which must be caught.
  */
 #include "harness.h"
 #include <linux/mman.h>
@@ -50,14 +62,19 @@ struct worker {
 	pid_t child;
 };
 
-struct results {			/* shared with the forked worker */
+struct results {			/* shared with the forked processes */
 	unsigned long count[NWORKERS][NOPS];
 	unsigned long ops[NWORKERS];
 	unsigned int digest[NWORKERS];
+	volatile int pulses;		/* swap pressure pulses ended */
+	volatile int stop;		/* the pressure process is to stop */
+	volatile int waited;		/* workers that met a pulse half-way */
+	volatile int swapped_off;	/* the swap area is off: verify */
+	volatile long swapped;		/* most pages in swap after a pulse */
 };
 
 static unsigned char *region;
-static unsigned int seed, skip_write;
+static unsigned int seed, skip_write, swap_pressure;
 static unsigned long max_ops;
 static long deadline;
 static struct worker w[NWORKERS];
@@ -257,6 +274,45 @@ static void do_op(int i, int op, int s)
 	}
 }
 
+/*
+ * Half-way: wait for the next pressure pulse to end, then read every page
+ * of the model back (what the pulse pushed out comes back in, under the
+ * other workers' operations).  Nothing here changes the model.
+ */
+static void meet_pulse(int i)
+{
+	int seen = res->pulses;
+
+	while (res->pulses == seen) {
+		if (now_ms() > deadline)
+			fail("seed=%u worker=%d op#%lu: no swap pressure pulse ended in time",
+			     seed, i, w[i].op);
+		sleep_ms(10);
+	}
+	w[i].op_now = OP_VERIFY;
+	verify_all(i);
+	futex_add(&res->waited, 1);
+}
+
+/* The pressure process: push pages out in pulses until told to stop. */
+static void pressure(void)
+{
+	long want = meminfo_kb("SwapTotal") / (PAGE_SIZE / 1024) / 8;
+
+	if (want > 1024)
+		want = 1024;
+	long used;
+
+	while (!res->stop) {
+		used = swap_push(want);
+		if (used > res->swapped)
+			res->swapped = used;
+		futex_add(&res->pulses, 1);
+		sleep_ms(50);
+	}
+	exit_group(0);
+}
+
 static int worker(struct thread *t)
 {
 	static const unsigned char mix[100] = {	/* op by percentile */
@@ -276,6 +332,8 @@ static int worker(struct thread *t)
 	for (k->op = 0; k->op < max_ops; k->op++) {
 		if (!(k->op & 63) && now_ms() > deadline)
 			break;
+		if (swap_pressure && k->op == max_ops / 2)
+			meet_pulse(i);
 		op = mix[rnd(k) % 100];
 		do_op(i, op, rnd(k) % NSLOTS);
 	}
@@ -296,14 +354,18 @@ int main(void)
 	unsigned long total = 0, count[NOPS] = { 0 };
 	unsigned int digest = DIGEST_INIT;
 	struct thread t[NWORKERS], *th;
-	long t0;
-	pid_t pid;
+	char swapdev[64];
+	pid_t pid, hog = 0;
+	long t0, err, majflt = major_faults();
 	int i, s, st;
 
 	test_name = "mm_torture";
 	seed = knob("ptltest.seed", DEF_SEED);
 	max_ops = knob("ptltest.torture_ops", DEF_OPS);
 	skip_write = knob("ptltest.torture_skip_write", 0);
+	swap_pressure = knob("ptltest.torture_swap", 1);
+	if (swap_pressure)
+		swap_device(swapdev, sizeof(swapdev));	/* fails without swap */
 	t0 = now_ms();
 	deadline = t0 + knob("ptltest.torture_ms", DEF_MS);
 	res = map_shared(sizeof(*res));
@@ -314,19 +376,44 @@ int main(void)
 		fail("reserving %lu bytes: errno %d", REGION, errno);
 	region = (unsigned char *)(((unsigned long)region + 4 * MiB - 1) & ~(4 * MiB - 1));
 
+	if (swap_pressure) {
+		hog = fork_child();
+		if (hog == 0)
+			pressure();
+	}
 	pid = fork_child();
 	if (pid == 0) {			/* the process worker */
 		t[0].id = NWORKERS - 1;
 		worker(&t[0]);
+		futex_wait_for(&res->swapped_off, 1);
+		w[NWORKERS - 1].op_now = OP_VERIFY_SLOT;
 		res->digest[NWORKERS - 1] = verify_all(NWORKERS - 1);
 		exit_group(0);
 	}
 	threads_run(th, NWORKERS - 1);
+	if (swap_pressure) {
+		res->stop = 1;
+		st = reap(hog);
+		if (st == 1)
+			exit_group(1);	/* it said why */
+		if (st)
+			fail("seed=%u: the swap pressure process ended with %d", seed, st);
+		err = sys_swapoff(swapdev);
+		if (err)
+			fail("seed=%u: swapoff(%s) at the end: errno %ld", seed, swapdev, -err);
+		if (swap_listed(swapdev))
+			fail("seed=%u: %s still in /proc/swaps after swapoff", seed, swapdev);
+	}
+	futex_add(&res->swapped_off, 1);
 	st = reap(pid);
 	if (st == 1)
 		exit_group(1);		/* it said why */
 	if (st)
 		fail("seed=%u worker=%d: process ended with %d", seed, NWORKERS - 1, st);
+	majflt = major_faults() - majflt;
+	if (swap_pressure && res->waited >= NWORKERS - 1 && (!res->swapped || majflt <= 0))
+		fail("seed=%u: swap pressure without swap traffic: %ld pages swapped out, %ld major faults",
+		     seed, res->swapped, majflt);
 
 	for (s = 0; s < NSLOTS && !w[0].slot[s].mapped; s++)
 		;
@@ -349,6 +436,10 @@ int main(void)
 	printf("# %s: seed=%u workers=%d ops=%lu", test_name, seed, NWORKERS, total);
 	for (s = 0; s < NOPS; s++)
 		printf(" %s=%lu", op_name[s], count[s]);
+	if (swap_pressure) {
+		swap_on_again(swapdev);
+		printf(" pulses=%d swapped=%ld majflt=%ld", res->pulses, res->swapped, majflt);
+	}
 	printf(" ms=%ld digest=%08x\n", now_ms() - t0, digest);
 	pass();
 }

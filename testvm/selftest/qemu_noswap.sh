@@ -1,11 +1,13 @@
 #!/bin/sh
-# No swap disk: the swap tests fail, saying so; they neither pass nor skip.
+# No swap disk: the swap tests and the torture test (it runs under swap
+# pressure) fail, saying so; they neither pass nor skip.
 . "$(dirname "$0")/lib.sh"
 
 export SWAP_MB=0
-expect_fail "$T/out" boot_perf "ptltest.only=swapoff_fill,swapoff_many"
+expect_fail "$T/out" boot_perf "ptltest.only=swapoff_fill,swapoff_many,mm_torture"
 expect_in "$T/out" "swapoff_fill failed: FAIL no swap active"
 expect_in "$T/out" "swapoff_many failed: FAIL no swap active"
-expect_in "$T/out" "2 failed"
+expect_in "$T/out" "mm_torture failed: FAIL no swap active"
+expect_in "$T/out" "3 failed"
 grep -q "^# swap: none" "$T/runs/perf-smp2/console.log" || fail "the runner did not say there is no swap"
 exit 0
