@@ -3,6 +3,7 @@
 #
 # run.sh [TEST...]: the host-side tests of the tooling (testvm/selftest/*.sh),
 # each in a scratch directory, reported as KTAP with a closing count line.
+# A test that exits 77 was skipped (lib.sh: skip), with the reason it gave.
 
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../../build}
@@ -14,6 +15,7 @@ done
 n=0
 passed=0
 failed=0
+skipped=0
 echo "KTAP version 1"
 echo "1..$(echo $tests | wc -w)"
 for t in $tests; do
@@ -21,18 +23,23 @@ for t in $tests; do
 	name=$(basename "$t" .sh)
 	T=$(mktemp -d "${TMPDIR:-/tmp}/selftest-$name.XXXXXX")
 	start=$(date +%s)
-	if T=$T BUILD=$BUILD sh "$t" >"$T.log" 2>&1; then
+	T=$T BUILD=$BUILD sh "$t" >"$T.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
 		echo "# $name: $(($(date +%s) - start))s"
 		echo "ok $n $name"
 		passed=$((passed + 1))
+	elif [ $rc -eq 77 ] && [ -s "$T.skip" ]; then
+		echo "ok $n $name # SKIP $(cat "$T.skip")"
+		skipped=$((skipped + 1))
 	else
 		sed 's/^/# /' "$T.log"
 		echo "not ok $n $name"
 		failed=$((failed + 1))
 	fi
-	rm -rf "$T" "$T.log"
+	rm -rf "$T" "$T.log" "$T.skip"
 done
-echo "selftest: $passed passed, $failed failed"
+echo "selftest: $passed passed, $failed failed, $skipped skipped"
 mkdir -p "$BUILD/results"
-echo "{\"passed\": $passed, \"failed\": $failed, \"skipped\": 0}" >"$BUILD/results/selftest.json"
+echo "{\"passed\": $passed, \"failed\": $failed, \"skipped\": $skipped}" >"$BUILD/results/selftest.json"
 [ $failed -eq 0 ]
