@@ -42,7 +42,8 @@ help:
 	@echo "make selftest  host-side tests of the tooling's failure paths"
 	@echo "make torture   mm_torture alone on the debug kernel in each mode, long"
 	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
-	@echo "make bench     page faults/s, split_ptlocks=on vs off (report/bench.md, .png)"
+	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
+	@echo "               stock vs on at T=1 (build/report/bench.md, .json, .png)"
 	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
 	@echo "               the files they touch: no new warnings"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
@@ -105,14 +106,14 @@ torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_ker
 	done; \
 	RUNS=$(B)/torture testvm/ktap.py --out $(B)/torture $(TORTURE_CELLS)
 
-selftest: kernel-perf guest
+selftest: kernel-perf kernel-debug kernel-stock-perf guest
 	@testvm/selftest/run.sh
 
 check: run selftest lint historical-check
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
 		$(B)/results/historical.json
 
-bench: kernel-perf guest
+bench: kernel-perf kernel-debug kernel-stock-perf guest
 	@testvm/bench.sh
 
 lint: kernel-debug kernel-stock-debug

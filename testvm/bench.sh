@@ -1,116 +1,125 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh - page-fault scalability, split_ptlocks=on against off (issue 6).
+# bench.sh - page-fault scalability and the cost of the switch (issue 6).
+# A benchmark, not a test: it reports numbers.  Three parts, each booting
+# the cell perf-smp2 (2 vCPUs) with ptltest.bench=bench_faults, one boot per
+# round, kind and mode, the modes interleaved (on, off, on, off, ...) so that
+# a drift of the host hits both alike; a boot measures every thread count.
 #
-# Boots the cell perf-smp2 (the perf kernel, 2 vCPUs) with
-# ptltest.bench=bench_faults, once per round, kind and mode, the modes
-# interleaved (on, off, on, off, ...) so that a drift of the host hits both
-# alike.  Each boot measures every thread count of BENCH_THREADS
-# (testvm/guest/bench_faults.c).  Consoles go to $BUILD/bench/ROUND-MODE-KIND;
-# the medians, ranges and split/off ratios to $BUILD/report/bench.{json,md,png}.
+#   scaling     perf kernel, split_ptlocks=on vs off: BENCH_KINDS at
+#               BENCH_THREADS, BENCH_ROUNDS rounds
+#   contention  debug kernel (lock_stat), on vs off: lameter at 2 threads,
+#               BENCH_LOCK_ROUNDS rounds; contentions and wait time of
+#               &mm->page_table_lock and of the ptlock class
+#   cost        stock 6.1 (stock-perf) vs patched split_ptlocks=on, T=1,
+#               BENCH_COST_KINDS, BENCH_COST_ROUNDS rounds
 #
-#   BENCH_ROUNDS   rounds (default 5)
-#   BENCH_MS       milliseconds per measurement (default 5000)
-#   BENCH_KINDS    default "pf1 lameter"
-#   BENCH_THREADS  default 1,2
-#   KERNEL         overrides the cell's kernel (a name under $BUILD/kernel or a bzImage)
+# Consoles go to BENCH_OUT/runs/PART-ROUND-MODE-KIND; testvm/bench.py writes
+# the medians, spreads and goal ratios to BENCH_OUT/bench.{md,json,png}.
+#
+#   BENCH_OUT          default $BUILD/report
+#   BENCH_MS           milliseconds per measurement (default 5000)
+#   BENCH_ROUNDS       default 5;  BENCH_KINDS default "pf1 pf2 pf3 lameter"
+#   BENCH_THREADS      default 1,2 (the vCPUs)
+#   BENCH_LOCK_ROUNDS  default 3;  BENCH_COST_ROUNDS default 9
+#   BENCH_COST_KINDS   default pf1
+#   BENCH_PARTS        default "scaling contention cost"
+#   PERF_KERNEL, DEBUG_KERNEL, STOCK_KERNEL   names under $BUILD/kernel or
+#                      bzImage paths (default perf, debug, stock-perf)
 #
 # Under TCG the figures measure the emulated machine on this host: compare
-# the modes with each other, not with hardware.
+# the modes with each other, not with hardware, and on an otherwise idle host.
 
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
-ROUNDS=${BENCH_ROUNDS:-5}
+out=${BENCH_OUT:-$BUILD/report}
 MS=${BENCH_MS:-5000}
-KINDS=${BENCH_KINDS:-pf1 lameter}
 THREADS=${BENCH_THREADS:-1,2}
+PARTS=${BENCH_PARTS:-scaling contention cost}
 CELL=perf-smp2
-out=$BUILD/bench
-report=$BUILD/report
+runs=$out/runs
 
 die() {
 	echo "bench: error: $*" >&2
 	exit 1
 }
 
+kernel() {
+	case $1 in
+	*/*) echo "$1" ;;
+	*) echo "$BUILD/kernel/$1/arch/x86/boot/bzImage" ;;
+	esac
+}
+
 command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot-nox)"
-rm -rf "$out"
-mkdir -p "$out" "$report"
-
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	for kind in $KINDS; do
-		for mode in on off; do
-			dir=$out/$r-$mode-$kind
-			t0=$(date +%s)
-			APPEND="split_ptlocks=$mode ptltest.bench=bench_faults ptlbench.kind=$kind ptlbench.threads=$THREADS ptlbench.ms=$MS" \
-				TIMEOUT=$((120 + MS / 100)) "$here/qemu-run.sh" "$CELL" "$dir" >"$dir.log" 2>&1 ||
-				{ cat "$dir.log" >&2; die "round $r $mode $kind: boot failed"; }
-			grep -q "split_ptlocks: $mode (" "$dir/console.log" ||
-				die "round $r: the kernel did not say 'split_ptlocks: $mode' ($dir/console.log)"
-			! grep -q '^not ok\|FAIL' "$dir/console.log" ||
-				die "round $r $mode $kind: $(grep -m1 'FAIL' "$dir/console.log")"
-			echo "bench: round $r $kind split=$mode: $(sed -n 's/^# bench: kind=[a-z0-9]* //p' "$dir/console.log" |
-				sed 's/ faults=.*faults_per_s=/: /' | tr '\n' ' ')($(($(date +%s) - t0)) s)"
-		done
-	done
-	r=$((r + 1))
+for k in ${PERF_KERNEL:-perf} ${DEBUG_KERNEL:-debug} ${STOCK_KERNEL:-stock-perf}; do
+	[ -f "$(kernel "$k")" ] || die "no kernel $(kernel "$k") (make kernel-$k)"
 done
+rm -rf "$runs"
+mkdir -p "$runs"
+{
+	echo "host_cores=$(nproc)"
+	echo "qemu=$(qemu-system-i386 --version | head -n 1)"
+	echo "guest_mem_mib=$(sed -n 's/^MEM=//p' "$here/cells/$CELL")"
+	echo "guest_vcpus=$(sed -n 's/^SMP=//p' "$here/cells/$CELL")"
+	echo "ms=$MS"
+	echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$out/host.txt"
 
-python3 - "$out" "$report" "$ROUNDS" "$MS" <<'EOF'
-import json, os, re, statistics, sys
+# boot PART ROUND MODE KIND KERNEL THREADS: one measured boot; MODE is on,
+# off or stock (no split_ptlocks= at all: a kernel without the series)
+boot() {
+	dir=$runs/$1-$2-$3-$4
+	arg="split_ptlocks=$3"
+	[ "$3" != stock ] || arg=
+	t0=$(date +%s)
+	KERNEL=$(kernel "$5") TIMEOUT=$((120 + MS * 3 / 100)) \
+	APPEND="$arg ptltest.bench=bench_faults ptlbench.kind=$4 ptlbench.threads=$6 ptlbench.ms=$MS" \
+		"$here/qemu-run.sh" "$CELL" "$dir" >"$dir.log" 2>&1 ||
+		{ cat "$dir.log" >&2; die "$1 round $2 $3 $4: boot failed"; }
+	if [ "$3" = stock ]; then
+		! grep -q "split_ptlocks: " "$dir/console.log" ||
+			die "$1 round $2: the stock kernel says split_ptlocks ($dir/console.log)"
+	else
+		grep -q "split_ptlocks: $3 (" "$dir/console.log" ||
+			die "$1 round $2: the kernel did not say 'split_ptlocks: $3' ($dir/console.log)"
+	fi
+	! grep -q '^not ok\|FAIL' "$dir/console.log" ||
+		die "$1 round $2 $3 $4: $(grep -m1 'FAIL\|^not ok' "$dir/console.log")"
+	echo "bench: $1 round $2 $4 $3: $(sed -n 's/^# bench: kind=[a-z0-9]* //p' "$dir/console.log" |
+		sed 's/ faults=.*faults_per_s=/: /; s/ mm_acq=.* mm_con=/ mm_con=/; s/ mm_wait_us=[0-9]*//; s/ ptl_acq=[0-9]*//; s/ ptl_wait_us=[0-9]*//' |
+		tr '\n' ' ')($(($(date +%s) - t0)) s)"
+}
 
-out, report, rounds, ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-runs = {}  # (kind, threads, mode) -> [faults/s per round]
-for d in sorted(os.listdir(out)):
-    m = re.fullmatch(r'(\d+)-(on|off)-(\w+)', d)
-    if not m:
-        continue
-    for line in open(os.path.join(out, d, 'console.log'), errors='replace'):
-        f = re.match(r'# bench: kind=(\w+) threads=(\d+) .*faults_per_s=(\d+)', line)
-        if f:
-            runs.setdefault((f[1], int(f[2]), m[2]), []).append(int(f[3]))
-
-rows = []
-for (kind, t, mode), v in sorted(runs.items()):
-    rows.append(dict(kind=kind, threads=t, mode=mode, runs=v, median=statistics.median(v),
-                     min=min(v), max=max(v)))
-med = {(r['kind'], r['threads'], r['mode']): r['median'] for r in rows}
-for r in rows:
-    off = med.get((r['kind'], r['threads'], 'off'))
-    r['ratio_to_off'] = round(r['median'] / off, 3) if off else None
-json.dump(dict(cell='perf-smp2', rounds=rounds, ms=ms, unit='faults/s', rows=rows),
-          open(os.path.join(report, 'bench.json'), 'w'), indent=1)
-
-with open(os.path.join(report, 'bench.md'), 'w') as md:
-    md.write('Page faults per second, perf kernel, 2 vCPUs (TCG), %d rounds of %d ms,\n'
-             'modes interleaved; median and min..max over the rounds.\n\n' % (rounds, ms))
-    md.write('| kind | T | mode | median faults/s | min..max | ratio split/off |\n')
-    md.write('|---|---|---|---|---|---|\n')
-    for r in rows:
-        md.write('| %s | %d | %s | %d | %d..%d | %s |\n' % (
-            r['kind'], r['threads'], r['mode'], r['median'], r['min'], r['max'],
-            '%.3f' % r['ratio_to_off'] if r['mode'] == 'on' and r['ratio_to_off'] else ''))
-
-plots = []
-for kind in sorted({r['kind'] for r in rows}):
-    for mode in ('on', 'off'):
-        data = os.path.join(report, 'bench-%s-%s.dat' % (kind, mode))
-        with open(data, 'w') as f:
-            for r in rows:
-                if r['kind'] == kind and r['mode'] == mode:
-                    f.write('%d %d %d %d\n' % (r['threads'], r['median'], r['min'], r['max']))
-        plots.append("'%s' using 1:2:3:4 with yerrorlines title '%s split=%s'" % (data, kind, mode))
-with open(os.path.join(report, 'bench.gp'), 'w') as gp:
-    gp.write('set terminal png size 900,560\nset output "%s"\n' % os.path.join(report, 'bench.png'))
-    gp.write('set title "page faults/s vs threads (perf kernel, 2 vCPUs, TCG; median, min..max)"\n')
-    gp.write('set xlabel "threads"\nset ylabel "faults/s"\nset xtics 1\nset yrange [0:*]\n')
-    gp.write('set key top right\nset offsets 0.2, 0.2, 0, 0\n')
-    gp.write('plot ' + ', '.join(plots) + '\n')
-EOF
-gnuplot "$report/bench.gp"
-cat "$report/bench.md"
-echo "bench: $report/bench.md, bench.json, bench.png"
+for part in $PARTS; do
+	case $part in
+	scaling) rounds=${BENCH_ROUNDS:-5} ;;
+	contention) rounds=${BENCH_LOCK_ROUNDS:-3} ;;
+	cost) rounds=${BENCH_COST_ROUNDS:-9} ;;
+	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost)" ;;
+	esac
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		case $part in
+		scaling)
+			for kind in ${BENCH_KINDS:-pf1 pf2 pf3 lameter}; do
+				boot scaling $r on "$kind" "${PERF_KERNEL:-perf}" "$THREADS"
+				boot scaling $r off "$kind" "${PERF_KERNEL:-perf}" "$THREADS"
+			done ;;
+		contention)
+			boot contention $r on lameter "${DEBUG_KERNEL:-debug}" 2
+			boot contention $r off lameter "${DEBUG_KERNEL:-debug}" 2 ;;
+		cost)
+			for kind in ${BENCH_COST_KINDS:-pf1}; do
+				boot cost $r stock "$kind" "${STOCK_KERNEL:-stock-perf}" 1
+				boot cost $r on "$kind" "${PERF_KERNEL:-perf}" 1
+			done ;;
+		esac
+		r=$((r + 1))
+	done
+done
+echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/host.txt"
+"$here/bench.py" "$out"

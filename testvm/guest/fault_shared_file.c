@@ -24,11 +24,6 @@ struct handshake {
 
 static unsigned char *map;
 
-static inline long sys_ftruncate(int fd, unsigned long len)
-{
-	return my_syscall2(__NR_ftruncate, fd, len);
-}
-
 static inline long sys_msync(void *addr, unsigned long len, int flags)
 {
 	return my_syscall3(__NR_msync, addr, len, flags);

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise a bench.sh run: bench.py OUT
+
+Reads OUT/host.txt and the consoles OUT/runs/PART-ROUND-MODE-KIND/console.log
+("# bench: kind=K threads=T faults=N ms=M faults_per_s=R [lock figures]"),
+writes OUT/bench.json, OUT/bench.md (tables, and the issue's goals with the
+measured ratio next to each) and OUT/bench.png (gnuplot: faults/s against
+threads, one line per mode, one panel per kind).
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+RUN = re.compile(r"(scaling|contention|cost)-(\d+)-(on|off|stock)-(\w+)$")
+LINE = re.compile(r"^# bench: (.*)$")
+KV = re.compile(r"(\w+)=(\d+)")
+LOCK_KEYS = ("mm_acq", "mm_con", "mm_wait_us", "ptl_acq", "ptl_con", "ptl_wait_us")
+
+
+def collect(runs):
+    """{(part, kind, threads, mode): {round: figures}}"""
+    got = {}
+    for d in sorted(os.listdir(runs)):
+        m = RUN.match(d)
+        if not m:
+            continue
+        part, rnd, mode, _ = m.groups()
+        with open(os.path.join(runs, d, "console.log"), errors="replace") as f:
+            for line in f:
+                b = LINE.match(line.strip())
+                if not b:
+                    continue
+                fig = {k: int(v) for k, v in KV.findall(b.group(1))}
+                kind = re.search(r"kind=(\w+)", b.group(1)).group(1)
+                got.setdefault((part, kind, fig["threads"], mode), {})[int(rnd)] = fig
+    return got
+
+
+def stats(values):
+    return {"median": statistics.median(values), "min": min(values),
+            "max": max(values), "n": len(values), "runs": values}
+
+
+def summarise(got):
+    rows = {"scaling": [], "contention": [], "cost": []}
+    for (part, kind, t, mode), per in sorted(got.items()):
+        row = {"kind": kind, "threads": t, "mode": mode,
+               "faults_per_s": stats([f["faults_per_s"] for f in per.values()])}
+        if part == "contention":
+            for k in LOCK_KEYS:
+                row[k] = stats([f.get(k, 0) for f in per.values()])
+        rows[part].append(row)
+    return rows
+
+
+def find(rows, kind, t, mode):
+    for r in rows:
+        if (r["kind"], r["threads"], r["mode"]) == (kind, t, mode):
+            return r
+    return None
+
+
+def goals(rows, got):
+    out = []
+    on, off = find(rows["scaling"], "lameter", 2, "on"), find(rows["scaling"], "lameter", 2, "off")
+    if on and off:
+        ratio = on["faults_per_s"]["median"] / off["faults_per_s"]["median"]
+        out.append({"goal": "Lameter, 2 threads on 2 vCPUs: split >= 1.8x off",
+                    "measured": "%.2fx" % ratio, "met": ratio >= 1.8})
+    on, off = find(rows["contention"], "lameter", 2, "on"), find(rows["contention"], "lameter", 2, "off")
+    if on and off:
+        base = off["mm_con"]["median"]
+        pct = 100.0 * on["ptl_con"]["median"] / base if base else None
+        out.append({"goal": "ptlock contentions (split) <= 1% of page_table_lock contentions (off)",
+                    "measured": "%s (%d vs %d)" % ("%.1f%%" % pct if pct is not None else "n/a",
+                                                   on["ptl_con"]["median"], base),
+                    "met": pct is not None and pct <= 1.0})
+    for kind in sorted({k for (p, k, t, m) in got if p == "cost"}):
+        st, on = got.get(("cost", kind, 1, "stock"), {}), got.get(("cost", kind, 1, "on"), {})
+        pairs = [on[r]["faults_per_s"] / st[r]["faults_per_s"] for r in sorted(st) if r in on]
+        if pairs:
+            ratio = statistics.median(pairs)
+            out.append({"goal": "%s T=1: patched split=on vs stock 6.1, <= 1%% slower" % kind,
+                        "measured": "%+.1f%% (median of %d interleaved pairs, %.3f..%.3f)" % (
+                            100 * (ratio - 1), len(pairs), min(pairs), max(pairs)),
+                        "met": ratio >= 0.99})
+    for kind in sorted({r["kind"] for r in rows["scaling"]}):
+        on, off = find(rows["scaling"], kind, 1, "on"), find(rows["scaling"], kind, 1, "off")
+        if on and off:
+            ratio = on["faults_per_s"]["median"] / off["faults_per_s"]["median"]
+            out.append({"goal": "%s T=1: off vs on (Hugh: a small advantage to off)" % kind,
+                        "measured": "off is %+.1f%% against on" % (100 * (1 / ratio - 1)),
+                        "met": None})
+    return out
+
+
+def fmt(s):
+    return "%d (%d..%d)" % (s["median"], s["min"], s["max"])
+
+
+def markdown(host, rows, gl):
+    md = ["# Page-fault benchmark", "",
+          "Host: %s cores, %s; guest: %s vCPUs, %s MiB, TCG; %s ms per measurement; "
+          "host load before/after: %s / %s. Medians over rounds, (min..max)." % (
+              host.get("host_cores"), host.get("qemu"), host.get("guest_vcpus"),
+              host.get("guest_mem_mib"), host.get("ms"), host.get("load_before"),
+              host.get("load_after")), "", "## Goals", "",
+          "| goal | measured | met |", "|---|---|---|"]
+    for g in gl:
+        met = {True: "yes", False: "no", None: "(report)"}[g["met"]]
+        md.append("| %s | %s | %s |" % (g["goal"], g["measured"], met))
+    md += ["", "## Scaling (perf kernel): faults/s", "",
+           "| kind | T | split=on | split=off | on/off |", "|---|---|---|---|---|"]
+    for r in rows["scaling"]:
+        if r["mode"] != "on":
+            continue
+        off = find(rows["scaling"], r["kind"], r["threads"], "off")
+        md.append("| %s | %d | %s | %s | %s |" % (
+            r["kind"], r["threads"], fmt(r["faults_per_s"]),
+            fmt(off["faults_per_s"]) if off else "-",
+            "%.2f" % (r["faults_per_s"]["median"] / off["faults_per_s"]["median"]) if off else "-"))
+    md += ["", "## Contention (debug kernel, lock_stat, lameter, 2 threads)", "",
+           "| mode | faults/s | page_table_lock acq / con / wait us | ptlock acq / con / wait us |",
+           "|---|---|---|---|"]
+    for r in rows["contention"]:
+        md.append("| %s | %s | %d / %d / %d | %d / %d / %d |" % (
+            r["mode"], fmt(r["faults_per_s"]), *(r[k]["median"] for k in LOCK_KEYS)))
+    md += ["", "## Cost of the switch (T=1): faults/s", "",
+           "| kind | stock 6.1 | patched, split=on |", "|---|---|---|"]
+    for r in rows["cost"]:
+        if r["mode"] == "stock":
+            on = find(rows["cost"], r["kind"], 1, "on")
+            md.append("| %s | %s | %s |" % (r["kind"], fmt(r["faults_per_s"]),
+                                            fmt(on["faults_per_s"]) if on else "-"))
+    return "\n".join(md) + "\n"
+
+
+def plot(out, rows):
+    kinds = sorted({r["kind"] for r in rows["scaling"]})
+    if not kinds:
+        return
+    gp = ["set terminal png size 1000,%d" % (380 * ((len(kinds) + 1) // 2)),
+          "set output '%s'" % os.path.join(out, "bench.png"),
+          "set multiplot layout %d,2 title 'page faults/s vs threads (perf kernel, TCG; "
+          "median, min..max)'" % ((len(kinds) + 1) // 2),
+          "set xlabel 'threads'", "set ylabel 'faults/s'", "set xtics 1",
+          "set yrange [0:*]", "set offsets 0.2, 0.2, 0, 0", "set key bottom right"]
+    for kind in kinds:
+        lines = []
+        for mode in ("on", "off"):
+            dat = os.path.join(out, "bench-%s-%s.dat" % (kind, mode))
+            with open(dat, "w") as f:
+                for r in rows["scaling"]:
+                    if r["kind"] == kind and r["mode"] == mode:
+                        s = r["faults_per_s"]
+                        f.write("%d %d %d %d\n" % (r["threads"], s["median"], s["min"], s["max"]))
+            lines.append("'%s' using 1:2:3:4 with yerrorlines title 'split=%s'" % (dat, mode))
+        gp += ["set title '%s'" % kind, "plot " + ", ".join(lines)]
+    gp.append("unset multiplot")
+    path = os.path.join(out, "bench.gp")
+    with open(path, "w") as f:
+        f.write("\n".join(gp) + "\n")
+    subprocess.run(["gnuplot", path], check=True)
+
+
+def main():
+    out = sys.argv[1]
+    host = {}
+    with open(os.path.join(out, "host.txt")) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            host[k] = v
+    got = collect(os.path.join(out, "runs"))
+    if not got:
+        sys.exit("bench.py: error: no '# bench:' lines under %s/runs" % out)
+    rows = summarise(got)
+    gl = goals(rows, got)
+    with open(os.path.join(out, "bench.json"), "w") as f:
+        json.dump({"host": host, "rows": rows, "goals": gl}, f, indent=1)
+    text = markdown(host, rows, gl)
+    with open(os.path.join(out, "bench.md"), "w") as f:
+        f.write(text)
+    plot(out, rows)
+    sys.stdout.write(text)
+    print("bench: %s" % ", ".join(os.path.join(out, n) for n in
+                                  ("bench.md", "bench.json", "bench.png")))
+
+
+if __name__ == "__main__":
+    main()
