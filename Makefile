@@ -16,7 +16,11 @@ HOSTCC    ?= gcc
 # The matrix: cells are files in testvm/cells/, each naming its kernel.
 CELLS     ?= $(sort $(notdir $(wildcard testvm/cells/*)))
 cell_kernel = $(shell sed -n 's/^KERNEL=//p' testvm/cells/$(1) 2>/dev/null)
-KERNELS   := $(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c))))
+# "historical" is the 2.6.14 kernel 'make historical' builds, not kbuild.sh's
+KERNELS   := $(filter-out historical,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
+HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical,$(call cell_kernel,$(c))),$(c))))
+HISTORICAL_IMAGE := $(B)/kernel/historical/arch/i386/boot/bzImage
+HISTORICAL_SKIP  := no 2.6.14 kernel: make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1
 
 # Debian packages the project uses (--no-install-recommends).
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
@@ -24,7 +28,7 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     perl sparse python3-ply python3-git gnuplot-nox
 
 .PHONY: all help deps tree kernels guest run check selftest torture lint bisect-check \
-	export historical-check historical-series bench clean
+	export historical historical-check historical-series bench clean
 
 all: run
 
@@ -48,6 +52,9 @@ help:
 	@echo "               the files they touch: no new warnings"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
 	@echo "               perf and debug (BISECT_KERNELS=...; about an hour)"
+	@echo "make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1"
+	@echo "               copy it, compat fixes, git am historical/, build, boot"
+	@echo "               $(HISTORICAL_CELLS) (HISTORICAL_CC=gcc HISTORICAL_MAKE=make)"
 	@echo "make historical-check  the 2005 series in historical/: mail format,"
 	@echo "               hunks as posted, diffstats, consistency, git am (no tree)"
 	@echo "make historical-series  rewrite historical/ from SEEDS=$(SEEDS)"
@@ -87,11 +94,35 @@ guest: tree
 		$(MAKE) --no-print-directory guest-build
 	@echo "           syscalls used: $$(cut -d' ' -f1,2 $(GUEST)/syscalls.txt | sort -un | tr '\n' ' ' | sed 's/ \([0-9]\)/, \1/g')"
 
+# A historical cell boots only once 'make historical' has built its kernel;
+# until then it is marked skipped, with the reason, and reported SKIP.
 run: kernels guest
 	@for c in $(CELLS); do \
+		case " $(HISTORICAL_CELLS) " in *" $$c "*) \
+			if [ ! -f $(HISTORICAL_IMAGE) ]; then \
+				mkdir -p $(B)/runs/$$c; \
+				echo "$(HISTORICAL_SKIP)" >$(B)/runs/$$c/skip; \
+				echo "[$$(date +%H:%M:%S)] boot $$c: SKIP ($(HISTORICAL_SKIP))"; \
+				continue; \
+			fi ;; \
+		esac; \
 		$(STAGE) "boot $$c" $(LOG)/run-$$c.log testvm/qemu-run.sh $$c; \
 	done; \
 	testvm/ktap.py --out $(B)/results $(CELLS)
+
+# The 2.6.14 kernel from HISTORICAL_SRC (historical/build.sh), booted with the
+# same initramfs; the table then holds every cell run so far, so that its
+# verdicts and digests sit next to the modern kernels'.
+historical: guest
+	@$(STAGE) "historical: copy, compat, git am" $(LOG)/historical-tree.log \
+		historical/build.sh tree
+	@$(STAGE) "config historical" $(LOG)/config-historical.log historical/build.sh config
+	@$(STAGE) "build historical" $(LOG)/build-historical.log historical/build.sh build
+	@for c in $(HISTORICAL_CELLS); do \
+		$(STAGE) "boot $$c" $(LOG)/run-$$c.log testvm/qemu-run.sh $$c; \
+	done; \
+	testvm/ktap.py --out $(B)/results $$(for c in $(CELLS); do \
+		[ -f $(B)/runs/$$c/console.log ] || [ -f $(B)/runs/$$c/skip ] && echo $$c; done)
 
 # make torture: mm_torture alone, long, on the debug kernel in each split mode
 TORTURE_CELLS ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4

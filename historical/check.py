@@ -3,6 +3,11 @@
 """Check the 2005 series in historical/ without a 2.6.14 tree.
 
 check.py [--seeds DIR] [--summary FILE] [--dir SERIES_DIR]
+check.py --pre-images DIR
+
+--pre-images writes the scratch tree the git-am check uses (the series'
+pre-images, lines no hunk shows as placeholders) into DIR and stops: the
+host-side tests of 'make historical' build a fake 2.6.14 tree from it.
 
 KTAP, one line per check:
   mailinfo      git mailsplit + git mailinfo recover author, date, subject
@@ -123,12 +128,22 @@ class File:
                        for n in range(1, last + 1))
 
 
+def write_pre_images(files, d):
+    """Each file the series touches, as it was before the series."""
+    for path, f in files.items():
+        os.makedirs(os.path.dirname(os.path.join(d, path)), exist_ok=True)
+        with open(os.path.join(d, path), "w") as out:
+            out.write(f.original())
+
+
 def main():
     global HERE
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default=os.path.join(HERE, "..", "..", "shared", "seeds"))
     ap.add_argument("--summary")
     ap.add_argument("--dir", help="the series to check (default: this directory)")
+    ap.add_argument("--pre-images", metavar="DIR",
+                    help="write the pre-image tree to DIR (no git) and stop")
     args = ap.parse_args()
     HERE = os.path.abspath(args.dir or HERE)
     names = mails()
@@ -220,13 +235,17 @@ def main():
                 f.apply(start + delta, old, new, "%s %s" % (n, path), problems)
                 delta += len(new) - len(old)
     report("consistency", problems)
+    if args.pre_images:
+        if problems:
+            print("check: error: the series is inconsistent: " + problems[0],
+                  file=sys.stderr)
+            return 1
+        write_pre_images(files, args.pre_images)
+        return 0
 
     problems = []
     with tempfile.TemporaryDirectory() as d:
-        for path, f in files.items():
-            os.makedirs(os.path.dirname(os.path.join(d, path)), exist_ok=True)
-            with open(os.path.join(d, path), "w") as out:
-                out.write(f.original())
+        write_pre_images(files, d)
         git = ["git", "-C", d, "-c", "user.name=check", "-c", "user.email=check@localhost"]
         run(git + ["init", "-q"])
         run(git + ["add", "-A"])

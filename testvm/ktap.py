@@ -9,6 +9,9 @@ For each cell, reads $BUILD/runs/CELL/console.log (written by qemu-run.sh),
 takes the KTAP the guest runner printed and the "# test: key=value" figures,
 and scans the whole console for the lines listed in testvm/klog-bad.txt.
 KUnit suites the kernel ran at boot join the table as "kunit.SUITE".
+A cell whose run directory holds a file "skip" was not booted (its kernel
+was not built; the file says why): it is reported SKIP, counted once as
+skipped, never as passed.
 Writes DIR/CELL.json and DIR/summary.json, prints the verdict table and a
 closing "N passed, N failed" line.  Exit status 1 if any cell is incomplete
 (hang, panic, missing plan or result), any test is not ok, the console holds
@@ -51,7 +54,14 @@ def cell_conf(cell):
 def parse_cell(cell, patterns):
     rundir = os.path.join(RUNS, cell)
     res = {"cell": cell, "conf": cell_conf(cell), "tests": {}, "errors": [],
-           "console_bad": [], "plan": None, "done": False, "kunit": {}}
+           "console_bad": [], "plan": None, "done": False, "kunit": {},
+           "skip": None}
+    try:
+        with open(os.path.join(rundir, "skip")) as f:
+            res["skip"] = f.read().strip() or "not booted"
+        return res
+    except FileNotFoundError:
+        pass
     try:
         with open(os.path.join(rundir, "cmdline")) as f:
             res["cmdline"] = f.read().strip()
@@ -133,7 +143,7 @@ def table(results, diffs):
             if n not in names:
                 names.append(n)
     cells = [r["cell"] for r in results]
-    w = max([len(n) for n in names] + [len("test")]) + 2
+    w = max([len(n) for n in names] + [len("(cell)")]) + 2
     cw = max([len(c) for c in cells] + [6]) + 2
     out = ["%-*s" % (w, "test") + "".join("%-*s" % (cw, c) for c in cells) + "digest"]
     for n in names:
@@ -152,7 +162,8 @@ def table(results, diffs):
         out.append(row)
     status = "%-*s" % (w, "(cell)")
     for r in results:
-        status += "%-*s" % (cw, "FAIL" if r["errors"] else "ok")
+        status += "%-*s" % (cw, "SKIP" if r["skip"] else
+                            "FAIL" if r["errors"] else "ok")
     out.append(status)
     return "\n".join(out)
 
@@ -190,6 +201,9 @@ def main():
     print(table(results, diffs))
     passed = failed = skipped = 0
     for r in results:
+        if r["skip"]:
+            skipped += 1
+            print("%s: skipped: %s" % (r["cell"], r["skip"]))
         for name, t in sorted(r["tests"].items(), key=lambda i: i[1]["num"]):
             if t["verdict"] == "ok":
                 passed += 1

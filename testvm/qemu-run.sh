@@ -4,7 +4,8 @@
 # qemu-run.sh CELL [OUTDIR]
 #
 # Boot one cell of the matrix: testvm/cells/CELL names the kernel (a build
-# under $BUILD/kernel, or a bzImage path), vCPUs, memory, CPU model, swap disk
+# under $BUILD/kernel, "historical" for the 2.6.14 one 'make historical'
+# builds, or a bzImage path), vCPUs, memory, CPU model, swap disk
 # size and extra kernel arguments.  QEMU runs under TCG (32-bit guests
 # triple-fault under KVM here) with a fresh raw swap disk, under a hard time
 # bound; the serial console goes to OUTDIR/console.log
@@ -47,16 +48,21 @@ SMP=$(val SMP)
 MEM=$(val MEM)
 CPU=$(val CPU)
 
+how="make kernels"
 case $KERNEL in
 */*) kernel=$KERNEL ;;
+historical)
+	kernel=$BUILD/kernel/historical/arch/i386/boot/bzImage
+	how="make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1" ;;
 *) kernel=$BUILD/kernel/$KERNEL/arch/x86/boot/bzImage ;;
 esac
-[ -f "$kernel" ] || die "no kernel image $kernel (make kernels)"
+[ -f "$kernel" ] || die "no kernel image $kernel ($how)"
 [ -f "$INITRAMFS" ] || die "no initramfs $INITRAMFS (make guest)"
 command -v qemu-system-i386 >/dev/null || die "qemu-system-i386 not found (apt-get install qemu-system-x86)"
 
 mkdir -p "$out"
-rm -f "$out/console.log" "$out/swap.img"
+# a skip marker from a run without this kernel is stale now
+rm -f "$out/console.log" "$out/swap.img" "$out/skip"
 if [ "$SWAP_MB" -gt 0 ]; then
 	truncate -s "${SWAP_MB}M" "$out/swap.img"
 	disk="-drive file=$out/swap.img,format=raw,if=ide,index=0,media=disk"

@@ -1,0 +1,238 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh tree|config|build|cc
+#
+# Build the 2005 series on a 2.6.14-rc4-mm1 tree you supply, for the same
+# i386 QEMU guest as the modern kernels ('make historical').
+#
+#   tree    check HISTORICAL_SRC (a directory holding linux 2.6.14-rc4-mm1),
+#           copy its files (not its .git) to $BUILD/historical/linux, commit
+#           them as the base, commit compat.sh's fixes on top as their own
+#           commit, then git am historical/000[1-9]-*.patch.  HISTORICAL_SRC
+#           is only read.  A patch that does not apply is aborted and named.
+#           Skipped when the copy already holds this source, compat step and
+#           series.
+#   config  KCONFIG_ALLCONFIG=configs/guest-2.6.14.config make allnoconfig,
+#           out of tree in $BUILD/kernel/historical; fails, naming them, if
+#           any option of the fragment did not survive.
+#   build   bzImage: $BUILD/kernel/historical/arch/i386/boot/bzImage
+#   cc      print the CC= line config and build give make
+#
+#   HISTORICAL_SRC    the 2.6.14-rc4-mm1 tree (required for 'tree')
+#   HISTORICAL_CC     the compiler (default gcc)
+#   HISTORICAL_CFLAGS what the compiler is given on top of the kernel's own
+#                     flags (default: the compat flags below; empty them for
+#                     a gcc of 2005's vintage)
+#   HISTORICAL_MAKE   make (default make)
+#   JOBS              parallel jobs (default nproc)
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$here/../build}
+COPY=$BUILD/historical/linux
+O=$BUILD/kernel/historical
+FRAG=$here/configs/guest-2.6.14.config
+WANT=2.6.14-rc4-mm1
+JOBS=${JOBS:-$(nproc)}
+HISTORICAL_CC=${HISTORICAL_CC:-gcc}
+HISTORICAL_MAKE=${HISTORICAL_MAKE:-make}
+# The compat flags, all in one place: an i386 kernel from an x86_64 gcc
+# (-m32), without Debian's default PIE and stack protector, with the C and
+# inline semantics of the gcc of 2005 (gnu89).
+HISTORICAL_CFLAGS=${HISTORICAL_CFLAGS--m32 -fno-pie -fno-stack-protector -std=gnu89 -fgnu89-inline}
+
+die() {
+	echo "historical: error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "note: $*"
+}
+
+git_c() {
+	git -C "$COPY" "$@"
+}
+
+# "2.6.14-rc4-mm1" from the Makefile in $1; empty if it names no version
+tree_version() {
+	awk -F' *= *' '/^VERSION *=/ { v = $2 } /^PATCHLEVEL *=/ { p = $2 }
+		/^SUBLEVEL *=/ { s = $2 } /^EXTRAVERSION *=/ { e = $2 }
+		END { if (v != "" && p != "") print v "." p "." s e }' "$1/Makefile"
+}
+
+check_src() {
+	src=${HISTORICAL_SRC:-}
+	[ -n "$src" ] ||
+		die "HISTORICAL_SRC is not set: make historical HISTORICAL_SRC=/path/to/linux-$WANT"
+	[ -e "$src" ] || die "HISTORICAL_SRC=$src does not exist"
+	[ -d "$src" ] || die "HISTORICAL_SRC=$src is not a directory"
+	[ -f "$src/Makefile" ] ||
+		die "HISTORICAL_SRC=$src has no top-level Makefile: not a kernel tree"
+	ver=$(tree_version "$src")
+	[ -n "$ver" ] ||
+		die "HISTORICAL_SRC=$src: its Makefile names no VERSION/PATCHLEVEL: not a kernel tree"
+	[ "$ver" = "$WANT" ] || die "HISTORICAL_SRC=$src is linux $ver, expected $WANT"
+	for p in arch/i386 mm/memory.c; do
+		[ -e "$src/$p" ] || die "HISTORICAL_SRC=$src (linux $ver) has no $p"
+	done
+	src=$(cd "$src" && pwd -P)
+	mkdir -p "$BUILD"
+	b=$(cd "$BUILD" && pwd -P)
+	case $b/ in
+	"$src"/*) die "HISTORICAL_SRC=$src holds the build directory $b: give the kernel tree itself" ;;
+	esac
+	case $src/ in
+	"$b"/historical/*) die "HISTORICAL_SRC=$src is the build's own copy: give the tree you downloaded" ;;
+	esac
+}
+
+# What the copy is made from: this source as it is now (path, version and
+# every file's name, size and time), compat.sh and the series.
+series() {
+	ls "$here"/000[1-9]-*.patch
+}
+
+identity() {
+	{
+		echo "$src $ver"
+		(cd "$src" && find . -path ./.git -prune -o -type f -printf '%P %s %T@\n' | sort)
+		cat "$here/compat.sh"
+		for p in $(series); do
+			echo "${p##*/}"
+			cat "$p"
+		done
+	} | sha256sum | cut -c1-16
+}
+
+prepare() {
+	id=$(identity)
+	if [ -d "$COPY/.git" ] && [ "$(git_c config historical.id || true)" = "$id" ] &&
+	   [ "$(git_c rev-parse -q --verify HEAD || true)" = "$(git_c config historical.head)" ] &&
+	   [ -z "$(git_c status --porcelain -uno)" ]; then
+		echo "$COPY: linux $ver, compat step and series up to date"
+		return 0
+	fi
+	[ ! -e "$COPY" ] || note "$COPY made again from $src"
+	rm -rf "$COPY"
+	mkdir -p "$COPY"
+	# files only: a .git of the source is neither copied nor touched
+	(cd "$src" && tar --exclude=./.git -cf - .) | tar -C "$COPY" -xf -
+	from=
+	if [ -e "$src/.git" ] &&
+	   srchead=$(git -C "$src" rev-parse -q --verify HEAD 2>/dev/null); then
+		from=" (a git tree at $srchead)"
+	fi
+	git_c init -q
+	git_c config user.name "ptlock build"
+	git_c config user.email "build@localhost"
+	git_c config gc.auto 0
+	git_c add -f -A .
+	git_c commit -q -m "linux $ver as found in $src$from"
+	git_c tag base
+	"$here/compat.sh" "$COPY" >"$COPY/.git/compat.out" ||
+		die "the compat step failed on $src (above); the tree is not what it expects"
+	cat "$COPY/.git/compat.out"
+	git_c add -A .
+	git_c commit -q -F - <<-MSG
+	compat: build fixes for make 4.3 and gcc 12 (not part of the 2005 series)
+
+	Made by historical/compat.sh; the compiler flags are in historical/build.sh.
+
+	$(sed 's/^compat: /- /' "$COPY/.git/compat.out")
+	MSG
+	git_c tag compat
+	nr=0
+	for p in $(series); do
+		if ! git_c am -q "$p" >"$COPY/.git/am.out" 2>&1; then
+			git_c am --abort
+			echo "historical: error: historical/${p##*/} does not apply to linux $ver + compat:" >&2
+			git_c apply --check -v "$p" 2>&1 | grep -v '^Checking patch' >&2 || true
+			die "series aborted after $nr patches; $COPY is left at compat plus those"
+		fi
+		nr=$((nr + 1))
+	done
+	git_c config historical.id "$id"
+	git_c config historical.head "$(git_c rev-parse HEAD)"
+	note "$COPY: linux $ver + compat + $nr patches of the 2005 series"
+}
+
+CC_LINE="$HISTORICAL_CC${HISTORICAL_CFLAGS:+ $HISTORICAL_CFLAGS}"
+
+hmake() {
+	"$HISTORICAL_MAKE" -C "$COPY" O="$O" ARCH=i386 CC="$CC_LINE" "$@"
+}
+
+prepared() {
+	[ -d "$COPY/.git" ] && git_c config historical.head >/dev/null ||
+		die "no prepared tree at $COPY (historical/build.sh tree, with HISTORICAL_SRC)"
+}
+
+# Every option of the fragment must read the same in .config.
+check_config() {
+	bad=0
+	grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$FRAG" |
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$O/.config" && continue
+			sym=${line%%=*} ;;
+		*)	sym=${line#\# }
+			sym=${sym%% *}
+			grep -q "^$sym=" "$O/.config" || continue ;;
+		esac
+		now=$(grep -E "^($sym=|# $sym is not set)" "$O/.config" || echo "$sym absent")
+		echo "asked for '$line', got '$now'" >&2
+		echo bad
+	done | grep -q bad && bad=1
+	[ $bad -eq 0 ] ||
+		die "options above ($FRAG) did not survive allnoconfig (missing dependency, or a symbol 2.6.14 does not have?)"
+}
+
+[ $# -eq 1 ] || die "usage: $0 tree|config|build|cc"
+case $1 in
+tree)
+	check_src
+	prepare
+	;;
+config)
+	prepared
+	for p in scripts/kconfig/Makefile arch/i386/Kconfig; do
+		[ -f "$COPY/$p" ] ||
+			die "$COPY has no $p: HISTORICAL_SRC is not a complete kernel tree"
+	done
+	for p in .config include/asm; do
+		[ ! -e "$COPY/$p" ] ||
+			die "$COPY has $p: the tree given was configured in; give a clean one (make mrproper there, or unpack it again)"
+	done
+	stamp=$({ cat "$FRAG"; git_c rev-parse HEAD; echo "$HISTORICAL_CC $HISTORICAL_CFLAGS"; } |
+		sha256sum | cut -c1-16)
+	if [ -f "$O/.config" ] && [ "$(cat "$O/.ptlock-config" 2>/dev/null)" = "$stamp" ]; then
+		echo "config of historical up to date"
+		exit 0
+	fi
+	mkdir -p "$O"
+	rm -f "$O/.config" "$O/.ptlock-config"
+	KCONFIG_ALLCONFIG=$FRAG hmake allnoconfig ||
+		die "make allnoconfig failed in $COPY (see above)"
+	[ -f "$O/.config" ] || die "make allnoconfig wrote no $O/.config"
+	check_config
+	echo "$stamp" >"$O/.ptlock-config"
+	;;
+build)
+	prepared
+	[ -f "$O/.ptlock-config" ] || die "historical is not configured (historical/build.sh config)"
+	hmake -j"$JOBS" bzImage ||
+		die "the 2.6.14 build failed; README.md (the compat table) says what was and was not tried"
+	[ -f "$O/arch/i386/boot/bzImage" ] || die "no $O/arch/i386/boot/bzImage after the build"
+	echo "$O/arch/i386/boot/bzImage"
+	;;
+cc)
+	echo "$CC_LINE"
+	;;
+*)
+	die "unknown step '$1' (tree, config, build or cc)"
+	;;
+esac

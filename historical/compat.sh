@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# compat.sh TREE
+#
+# Make a 2.6.14 tree buildable with today's make and gcc: the source half of
+# the compat step of 'make historical' (the compiler flags are the other
+# half, in build.sh).  Not part of the 2005 series: build.sh commits what
+# this does as its own commit, before the series is applied.
+#
+#   1. make >= 3.82 rejects a rule that mixes a pattern and a plain target:
+#      the top Makefile's "config %config:" (and "/ %/:", where there is
+#      one) become two rules with the same prerequisites and recipe.
+#   2. include/linux/compiler.h stops with #error for gcc > 4: such a gcc
+#      gets compiler-gcc4.h, as gcc 4 does.
+#   3. arch/i386/kernel/Makefile links the vsyscall DSOs with
+#      "$(CC) -m elf_i386", an ld option gcc does not take: -m32 there.
+#
+# Every fix must find the text it changes (all are looked for before any is
+# made), and is checked afterwards; otherwise it stops, naming the file and
+# the fix.
+
+set -eu
+
+die() {
+	echo "compat: error: $*" >&2
+	exit 1
+}
+
+[ $# -eq 1 ] || die "usage: $0 TREE"
+t=$1
+[ -f "$t/Makefile" ] || die "$t/Makefile not found"
+mk=$t/Makefile
+ch=$t/include/linux/compiler.h
+err='#error no compiler-gcc.h file for this gcc version'
+km=$t/arch/i386/kernel/Makefile
+
+[ "$(grep -c '^config %config:' "$mk")" = 1 ] ||
+	die "Makefile: no single 'config %config:' rule (fix 1, make >= 3.82)"
+[ -f "$ch" ] && [ "$(grep -cxF "$err" "$ch")" = 1 ] ||
+	die "include/linux/compiler.h: no '$err' line (fix 2, gcc > 4)"
+[ -f "$km" ] && grep -q '$(CC) -m elf_i386 ' "$km" ||
+	die "arch/i386/kernel/Makefile: no '\$(CC) -m elf_i386' (fix 3)"
+
+# 1. split the mixed rules; each recipe line (tab-led) is given to both
+mixed_dir=$(grep -c '^/ %/:' "$mk" || true)
+awk '
+function flush() {
+	if (!held)
+		return
+	print a rest; printf "%s", body
+	print b rest; printf "%s", body
+	held = 0; body = ""
+}
+held && /^\t/ { body = body $0 "\n"; next }
+{ flush() }
+/^config %config:/ { held = 1; a = "config:"; b = "%config:"; rest = substr($0, 16); next }
+/^\/ %\/:/ { held = 1; a = "/:"; b = "%/:"; rest = substr($0, 6); next }
+{ print }
+END { flush() }' "$mk" >"$mk.compat"
+mv "$mk.compat" "$mk"
+grep -q '^config: ' "$mk" && grep -q '^%config: ' "$mk" &&
+	! grep -q '^config %config:' "$mk" ||
+	die "Makefile: 'config %config:' was not split (fix 1)"
+echo "compat: Makefile: 'config %config:' split into 'config:' and '%config:'"
+if [ "$mixed_dir" -gt 0 ]; then
+	grep -q '^%/: ' "$mk" && ! grep -q '^/ %/:' "$mk" ||
+		die "Makefile: '/ %/:' was not split (fix 1)"
+	echo "compat: Makefile: '/ %/:' split into '/:' and '%/:'"
+else
+	echo "compat: Makefile: no '/ %/:' rule, nothing to split"
+fi
+
+# 2. gcc > 4 is treated as gcc 4
+sed -i "s|^$err\$|# include <linux/compiler-gcc4.h>	/* compat: gcc > 4 */|" "$ch"
+grep -qxF "$err" "$ch" && die "include/linux/compiler.h: not changed (fix 2)"
+echo "compat: include/linux/compiler.h: gcc > 4 includes compiler-gcc4.h"
+
+# 3. -m elf_i386 given to gcc
+sed -i 's/\$(CC) -m elf_i386 /$(CC) -m32 /' "$km"
+grep -q '$(CC) -m elf_i386 ' "$km" && die "arch/i386/kernel/Makefile: not changed (fix 3)"
+echo "compat: arch/i386/kernel/Makefile: \$(CC) -m elf_i386 -> \$(CC) -m32"
