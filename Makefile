@@ -27,13 +27,15 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source \
 	     perl sparse python3-ply python3-git gnuplot-nox
 
-.PHONY: all help deps tree kernels guest run check selftest torture lint bisect-check \
-	export historical historical-check historical-series bench clean
+.PHONY: all help deps tree kernels guest run report report-example check selftest torture \
+	lint bisect-check export historical historical-check historical-series bench clean \
+	extra-check guest-cflags
 
-all: run
+all: report
 
 help:
-	@echo "make           deps, tree, kernels, guest, run: the verdict table"
+	@echo "make           deps, tree, kernels, guest, run, report: the verdict"
+	@echo "               table and build/report/report.md"
 	@echo "make check     what CI runs: 'make' plus the host-side tests"
 	@echo ""
 	@echo "make deps      apt-get install what is missing (root), else print the line"
@@ -43,6 +45,9 @@ help:
 	@echo "               $(KERNELS)"
 	@echo "make guest     nolibc test programs + syscall check + initramfs"
 	@echo "make run       boot each cell of CELLS and print the verdict table"
+	@echo "make report    run, then the differential report: differences between"
+	@echo "               cells first (build/report/report.md, .json, .png)"
+	@echo "make report-example  the report of the last run as docs/report-example.md"
 	@echo "make selftest  host-side tests of the tooling's failure paths"
 	@echo "make torture   mm_torture alone on the debug kernel in each mode, long"
 	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
@@ -64,6 +69,8 @@ help:
 	@echo ""
 	@echo "Variables: BUILD=dir  CELLS='$(CELLS)'"
 	@echo "           TIMEOUT=secs per boot (600)  APPEND='kernel args' for every cell"
+	@echo "           EXTRA=program|dir  your static i386 programs, run in every cell"
+	@echo "           RUN='prog args'    the command line of one of them"
 
 deps:
 	@missing=$$(for p in $(PACKAGES); do \
@@ -94,10 +101,10 @@ guest: tree
 		$(MAKE) --no-print-directory guest-build
 	@echo "           syscalls used: $$(cut -d' ' -f1,2 $(GUEST)/syscalls.txt | sort -un | tr '\n' ' ' | sed 's/ \([0-9]\)/, \1/g')"
 
+# Every cell, then the verdicts; with EXTRA, booted with the user's programs.
 # A historical cell boots only once 'make historical' has built its kernel;
 # until then it is marked skipped, with the reason, and reported SKIP.
-run: kernels guest
-	@for c in $(CELLS); do \
+BOOT_CELLS = for c in $(CELLS); do \
 		case " $(HISTORICAL_CELLS) " in *" $$c "*) \
 			if [ ! -f $(HISTORICAL_IMAGE) ]; then \
 				mkdir -p $(B)/runs/$$c; \
@@ -106,23 +113,43 @@ run: kernels guest
 				continue; \
 			fi ;; \
 		esac; \
-		$(STAGE) "boot $$c" $(LOG)/run-$$c.log testvm/qemu-run.sh $$c; \
+		INITRAMFS=$(BOOT_INITRAMFS) $(STAGE) "boot $$c" $(LOG)/run-$$c.log \
+			testvm/qemu-run.sh $$c; \
 	done; \
 	testvm/ktap.py --out $(B)/results $(CELLS)
 
+run: $(if $(EXTRA)$(RUN),extra-check) kernels guest
+	@$(BOOT_CELLS)
+
+# the report is written whatever the verdicts were, and fails as they do
+report: $(if $(EXTRA)$(RUN),extra-check) kernels guest
+	@rc=0; { $(BOOT_CELLS); } || rc=1; testvm/report.py || rc=1; exit $$rc
+
+# from the results there are (no boots); differences do not stop it
+report-example:
+	@testvm/report.py || [ $$? -eq 1 ]
+	@mkdir -p docs/img
+	@{ echo "<!-- written by 'make report-example' from the last run's results -->"; \
+	   sed 's|](report.png)|](img/report-example.png)|' $(B)/report/report.md; \
+	} >docs/report-example.md
+	@[ ! -f $(B)/report/report.png ] || cp $(B)/report/report.png docs/img/report-example.png
+	@echo "docs/report-example.md, docs/img/report-example.png"
+
 # The 2.6.14 kernel from HISTORICAL_SRC (historical/build.sh), booted with the
 # same initramfs; the table then holds every cell run so far, so that its
-# verdicts and digests sit next to the modern kernels'.
-historical: guest
+# verdicts and digests sit next to the modern kernels', and so does the report.
+historical: $(if $(EXTRA)$(RUN),extra-check) guest
 	@$(STAGE) "historical: copy, compat, git am" $(LOG)/historical-tree.log \
 		historical/build.sh tree
 	@$(STAGE) "config historical" $(LOG)/config-historical.log historical/build.sh config
 	@$(STAGE) "build historical" $(LOG)/build-historical.log historical/build.sh build
-	@for c in $(HISTORICAL_CELLS); do \
-		$(STAGE) "boot $$c" $(LOG)/run-$$c.log testvm/qemu-run.sh $$c; \
+	@rc=0; for c in $(HISTORICAL_CELLS); do \
+		INITRAMFS=$(BOOT_INITRAMFS) $(STAGE) "boot $$c" $(LOG)/run-$$c.log \
+			testvm/qemu-run.sh $$c || rc=1; \
 	done; \
 	testvm/ktap.py --out $(B)/results $$(for c in $(CELLS); do \
-		[ -f $(B)/runs/$$c/console.log ] || [ -f $(B)/runs/$$c/skip ] && echo $$c; done)
+		[ -f $(B)/runs/$$c/console.log ] || [ -f $(B)/runs/$$c/skip ] && echo $$c; done) || rc=1; \
+	testvm/report.py || rc=1; exit $$rc
 
 # make torture: mm_torture alone, long, on the debug kernel in each split mode
 TORTURE_CELLS ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4
@@ -140,7 +167,7 @@ torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_ker
 selftest: kernel-perf kernel-debug kernel-stock-perf guest
 	@testvm/selftest/run.sh
 
-check: run selftest lint historical-check
+check: report selftest lint historical-check
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
 		$(B)/results/historical.json
 

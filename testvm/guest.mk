@@ -71,4 +71,22 @@ $(INITRAMFS): $(GUEST)/syscalls.txt $(GUEST)/gen_init_cpio $(GUEST)/tests
 	$(GUEST)/gen_init_cpio $(GUEST)/initramfs.list >$@.tmp
 	mv $@.tmp $@
 
-guest-build: $(INITRAMFS)
+# Bring your own test: EXTRA= a static i386 program or a directory of them,
+# RUN='PROG ARGS' the command line of one (docs/using.md).  A second
+# initramfs: ours plus /extra/PROG and /etc/extra (the command lines, which
+# init runs after our tests as extra.PROG).  testvm/extra.py checks the
+# programs first, and runs every time: EXTRA's files may have changed.
+INITRAMFS_EXTRA := $(GUEST)/initramfs-extra.cpio
+BOOT_INITRAMFS  := $(if $(EXTRA),$(INITRAMFS_EXTRA),$(INITRAMFS))
+
+extra-check:
+	@testvm/extra.py check
+
+$(INITRAMFS_EXTRA): $(INITRAMFS) extra-check
+	testvm/extra.py cpio $(GUEST)/initramfs.list $(GUEST)/gen_init_cpio $@
+
+# what the guest programs are compiled with, for your own: make -s guest-cflags
+guest-cflags:
+	@echo $(GUEST_CFLAGS)
+
+guest-build: $(INITRAMFS) $(if $(EXTRA),$(INITRAMFS_EXTRA))

@@ -32,8 +32,10 @@ RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
 # KUnit suites run at boot print KTAP through printk: top-level results
 KUNIT = re.compile(r"^\[\s*[\d.]+\] (ok|not ok) (\d+) (\w+)(?: # (.*))?$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
-DIAG = re.compile(r"^# (\w+): (.*)$")
+# "# NAME: ..."; the user's programs are extra.PROG, PROG with .+- in it
+DIAG = re.compile(r"^# ([\w.+-]+): (.*)$")
 KV = re.compile(r"(\w+)=(\S+)")
+VERDICT = {"ok": "ok", "fail": "FAIL", "skip": "SKIP"}	# as the tables show them
 
 
 def bad_patterns():
@@ -87,6 +89,8 @@ def parse_cell(cell, patterns):
             d = pending.setdefault(name, {"figures": {}, "notes": []})
             if text.startswith("FAIL"):
                 d["notes"].append(text)
+            elif text.startswith("out: "):
+                pass		# a user program's output: on the console only
             else:
                 d["figures"].update(KV.findall(text))
             continue
@@ -124,16 +128,21 @@ def parse_cell(cell, patterns):
     return res
 
 
-def digest_diffs(results):
-    """Tests whose digest differs between cells with the same guest memory."""
+def figure_diffs(results, key):
+    """Tests whose figure key differs between cells with the same guest
+    memory: {(test, MEM): {cell: value}}."""
     seen = {}
     for r in results:
         for name, t in r["tests"].items():
-            dg = t["figures"].get("digest")
-            if dg:
-                key = (name, r["conf"].get("MEM"))
-                seen.setdefault(key, {})[r["cell"]] = dg
+            v = t["figures"].get(key)
+            if v:
+                seen.setdefault((name, r["conf"].get("MEM")), {})[r["cell"]] = v
     return {k: v for k, v in seen.items() if len(set(v.values())) > 1}
+
+
+def digest_diffs(results):
+    """Tests whose digest differs between cells with the same guest memory."""
+    return figure_diffs(results, "digest")
 
 
 def table(results, diffs):
@@ -151,7 +160,7 @@ def table(results, diffs):
         digests = set()
         for r in results:
             t = r["tests"].get(n)
-            v = {"ok": "ok", "fail": "FAIL", "skip": "SKIP"}[t["verdict"]] if t else "-"
+            v = VERDICT[t["verdict"]] if t else "-"
             row += "%-*s" % (cw, v)
             if t and "digest" in t["figures"]:
                 digests.add(t["figures"]["digest"])

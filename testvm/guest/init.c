@@ -8,11 +8,15 @@
  * /bin; written by testvm/guest.mk) in a child under a time bound and prints KTAP on
  * the console.  After boot and after every test it reads and clears the
  * kernel log (syslog(2)); a line from klog_bad[] fails that test.  The boot
- * log is kept in BOOT_LOG for the tests that check what the kernel said.  Then it
- * reboots, which with QEMU's -no-reboot ends the guest.
+ * log is kept in BOOT_LOG for the tests that check what the kernel said.
+ * Then the user's own programs, if the initramfs has them (make EXTRA=...:
+ * /etc/extra lists their command lines, the programs are in /extra), each as
+ * a test "extra.PROG" (run_extra()).  Then it reboots, which with QEMU's
+ * -no-reboot ends the guest.
  *
  * Kernel command line (read from /proc/cmdline, works on 2.6.14 too):
- *   ptltest.only=a,b     run only these tests
+ *   ptltest.only=a,b     run only these tests (the user's programs always
+ *                        run: ptltest.only=none runs only them)
  *   ptltest.timeout=S    per-test bound in seconds (default 300)
  *   ptltest.bench=NAME   instead of the tests, run /bin/NAME T once for each
  *                        T of ptlbench.threads=T1,T2,... (default 1)
@@ -20,6 +24,9 @@
 #include "harness.h"
 
 #define MAX_TESTS	32
+#define MAX_EXTRA	16
+#define MAX_ARGS	16
+#define EXTRA_LINES	50	/* lines of a user program's output echoed */
 #define LINUX_REBOOT_CMD_RESTART	0x01234567
 #define SYSLOG_ACTION_READ_CLEAR	4
 #define SYSLOG_ACTION_CONSOLE_LEVEL	8
@@ -169,12 +176,177 @@ static void run_test(int n, const char *name, const char *arg, int timeout)
 	result(n, name, ok, directive);
 }
 
+static inline long sys_pipe(int fds[2])
+{
+	return my_syscall1(__NR_pipe, fds);
+}
+
+/* v as exactly 8 hex digits (nolibc's printf ignores widths) */
+static const char *hex8(unsigned int v)
+{
+	static char s[9];
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 4)
+		s[i] = "0123456789abcdef"[v & 15];
+	return s;
+}
+
+/* Echo one line of a user program's output, made printable. */
+static void echo_line(const char *name, char *line, int len)
+{
+	int i;
+
+	for (i = 0; i < len; i++)
+		if (line[i] < ' ' || line[i] > '~')
+			line[i] = '?';
+	line[len] = 0;
+	printf("# %s: out: %s\n", name, line);
+}
+
+/*
+ * Run one of the user's programs as test n: cmd is its /etc/extra line,
+ * "PROG ARG...", split on blanks; the program is /extra/PROG, its stdin
+ * /dev/null, its stdout and stderr one pipe that we read.  The first
+ * EXTRA_LINES lines are echoed ("# extra.PROG: out: ..."), all of it is
+ * hashed (FNV-1a over the bytes, the host compares it across kernels), and
+ * "# extra.PROG: exit=N bytes=B lines=L digest=D" sums it up; a signal is
+ * exit=128+SIG.  ok iff it exits 0 within the time bound and the kernel log
+ * stays clean.  Past the bound its process group is killed; a program that
+ * leaves a child holding the pipe open runs into that bound too.
+ */
+static void run_extra(int n, char *cmd, int timeout)
+{
+	static char name[64], path[64], line[161], buf[512];
+	char *argv[MAX_ARGS + 1], *envp[] = { "PATH=/extra:/bin", NULL };
+	unsigned int digest = DIGEST_INIT;
+	unsigned long bytes = 0;
+	int fds[2], argc = 0, status = 0, timed_out = 0, lines = 0, len = 0;
+	int i, r, code, bad, fd;
+	struct pollfd pfd;
+	long deadline;
+	pid_t pid;
+
+	while (*cmd && argc < MAX_ARGS) {
+		while (*cmd == ' ' || *cmd == '\t')
+			*cmd++ = 0;
+		if (!*cmd)
+			break;
+		argv[argc++] = cmd;
+		while (*cmd && *cmd != ' ' && *cmd != '\t')
+			cmd++;
+	}
+	argv[argc] = NULL;
+	if (!argc || strlen(argv[0]) > 40) {
+		printf("# extra: bad line in /etc/extra\n");
+		result(n, "extra.?", 0, NULL);
+		return;
+	}
+	strcpy(name, "extra.");
+	strcpy(name + 6, argv[0]);
+	strcpy(path, "/extra/");
+	strcpy(path + 7, argv[0]);
+
+	mknod("/dev/null", S_IFCHR | 0666, (1 << 8) | 3);
+	if (sys_pipe(fds) < 0) {
+		printf("# %s: FAIL pipe: errno %d\n", name, errno);
+		result(n, name, 0, NULL);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		fd = open("/dev/null", O_RDONLY, 0);
+		if (fd > 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execve(path, argv, envp);
+		printf("cannot exec %s: errno %d\n", path, errno);
+		exit_group(127);
+	}
+	close(fds[1]);
+	if (pid > 0)
+		setpgid(pid, pid);	/* as the child does: no race with kill() */
+	if (pid < 0) {
+		close(fds[0]);
+		printf("# %s: FAIL fork: errno %d\n", name, errno);
+		result(n, name, 0, NULL);
+		return;
+	}
+	deadline = now_ms() + timeout * 1000L;
+	for (;;) {
+		long left = deadline - now_ms();
+
+		if (left <= 0) {
+			timed_out = 1;
+			break;
+		}
+		pfd.fd = fds[0];
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		r = poll(&pfd, 1, left > 1000 ? 1000 : left);
+		if (r == 0 || (r < 0 && errno == EINTR))
+			continue;
+		if (r > 0)
+			r = read(fds[0], buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		for (i = 0; i < r; i++) {
+			digest = digest_word(digest, (unsigned char)buf[i]);
+			if (buf[i] == '\n') {
+				if (lines++ < EXTRA_LINES)
+					echo_line(name, line, len);
+				len = 0;
+			} else if (len < (int)sizeof(line) - 1) {
+				line[len++] = buf[i];
+			}
+		}
+		bytes += r;
+	}
+	if (len && lines++ < EXTRA_LINES)	/* no newline at the end */
+		echo_line(name, line, len);
+	if (lines > EXTRA_LINES)
+		printf("# %s: out: (%d more lines not shown)\n", name, lines - EXTRA_LINES);
+	if (timed_out)
+		kill(-pid, SIGKILL);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL);			/* what it left behind */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	if (timed_out)
+		strcpy(buf, "timeout");
+	else
+		utoa_r(code, buf);
+	printf("# %s: exit=%s bytes=%lu lines=%d digest=%s\n", name, buf, bytes,
+	       lines, hex8(digest));
+	if (timed_out)
+		printf("# %s: FAIL timeout after %d s\n", name, timeout);
+	else if (WIFSIGNALED(status))
+		printf("# %s: FAIL killed by signal %d\n", name, WTERMSIG(status));
+	else if (code)
+		printf("# %s: FAIL exit status %d\n", name, code);
+	bad = klog_check(NULL);
+	if (bad)
+		printf("# %s: FAIL kernel log has %d bad line(s)\n", name, bad);
+	result(n, name, !timed_out && !code && !bad, NULL);
+}
+
 int main(int argc, char **argv)
 {
-	static char list[2048], bench[32], threads[64] = "1";
+	static char list[2048], extra[4096], bench[32], threads[64] = "1";
 	const char *tests[MAX_TESTS], *args[MAX_TESTS] = { NULL };
-	char only[256], tbuf[16], *name, *p;
-	int ntests = 0, timeout = 300, i, bad, l;
+	char only[256], tbuf[16], *name, *p, *extras[MAX_EXTRA];
+	int ntests = 0, nextra = 0, timeout = 300, i, bad, l;
 
 	mkdir("/proc", 0755);
 	mkdir("/sys", 0755);
@@ -223,7 +395,20 @@ int main(int argc, char **argv)
 		tests[ntests++] = name;
 	}
 
-	printf("KTAP version 1\n1..%d\n", ntests + 1);
+	/* the user's programs (make EXTRA=...), not in bench mode */
+	if (!bench[0] && read_file("/etc/extra", extra, sizeof(extra)) > 0) {
+		for (p = extra; *p && nextra < MAX_EXTRA; ) {
+			name = p;
+			while (*p && *p != '\n')
+				p++;
+			if (*p)
+				*p++ = 0;
+			if (*name)
+				extras[nextra++] = name;
+		}
+	}
+
+	printf("KTAP version 1\n1..%d\n", ntests + nextra + 1);
 	swap_setup();
 	bad = klog_check(BOOT_LOG);
 	if (bad)
@@ -231,6 +416,8 @@ int main(int argc, char **argv)
 	result(1, "boot_log", !bad, NULL);
 	for (i = 0; i < ntests; i++)
 		run_test(i + 2, tests[i], args[i], timeout);
+	for (i = 0; i < nextra; i++)
+		run_extra(ntests + i + 2, extras[i], timeout);
 	printf("# ptltest: done\n");
 	sync();
 	reboot(LINUX_REBOOT_CMD_RESTART);

@@ -69,11 +69,12 @@ tree() {
 
 # boot_perf APPEND: boot the real perf kernel (cell perf-smp2, the built
 # initramfs) into $T with APPEND, then parse its verdicts; the exit status
-# is non-zero when the guest or any test failed.  SWAP_MB passes through.
+# is non-zero when the guest or any test failed.  SWAP_MB passes through;
+# INITRAMFS replaces the built one.
 boot_perf() {
 	# expanded before BUILD is pointed at $T for the run
 	_kernel=$BUILD/kernel/perf/arch/x86/boot/bzImage
-	_initramfs=$BUILD/initramfs.cpio
+	_initramfs=${INITRAMFS:-$BUILD/initramfs.cpio}
 	BUILD=$T TIMEOUT=300 KERNEL=$_kernel INITRAMFS=$_initramfs APPEND="$1" \
 		"$ROOT/testvm/qemu-run.sh" perf-smp2 "$T/runs/perf-smp2" &&
 	BUILD=$T "$ROOT/testvm/ktap.py" --out "$T/results" perf-smp2
