@@ -6,6 +6,11 @@
 # x86_64), incrementally: one worktree ($BUILD/linux-bisect) moved from
 # commit to commit, one build directory per kernel ($BUILD/bisect).  Stops
 # at the first commit that does not build, naming it.
+#
+# A build that succeeded is remembered ($BUILD/bisect/ok/): a later run skips
+# a kernel at a commit whose tree, and the fragments and scripts that build
+# it, are the same, so an interrupted run goes on where it stopped.
+# BISECT_FRESH=1 forgets what was remembered.
 
 set -eu
 
@@ -28,14 +33,24 @@ if [ ! -d "$W" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$W" "$base"
 fi
-mkdir -p "$LOGS"
-n=0
+OK=$BUILD/bisect/ok
+[ "${BISECT_FRESH:-0}" = 0 ] || rm -rf "$OK"
+mkdir -p "$LOGS" "$OK"
+# what else decides whether a commit builds: the fragments and kbuild.sh
+tools=$(cat "$here"/configs/*.config "$here/kbuild.sh" | sha256sum | cut -c1-12)
 total=$(echo "$commits" | wc -l)
-for c in $commits; do
-	n=$((n + 1))
-	git -C "$W" checkout -q --detach "$c"
-	subject=$(git -C "$W" log -1 --format=%s)
-	for k in $KERNELS; do
+# kernel by kernel, so that each build directory only moves forward
+for k in $KERNELS; do
+	n=0
+	for c in $commits; do
+		n=$((n + 1))
+		subject=$(git -C "$TREE" log -1 --format=%s "$c")
+		stamp=$OK/$(git -C "$TREE" rev-parse "$c^{tree}")-$tools-$k
+		if [ -f "$stamp" ]; then
+			echo "ok $n/$total $k (built by an earlier run: $(cat "$stamp"))  $subject"
+			continue
+		fi
+		git -C "$W" checkout -q --detach "$c"
 		log=$LOGS/$n-$k.log
 		start=$(date +%s)
 		if ! { TREE=$W KDIR=$BUILD/bisect SERIES_CONFIG=known \
@@ -45,6 +60,7 @@ for c in $commits; do
 			tail -n 20 "$log" >&2
 			die "patch $n/$total ($subject) does not build for $k: $log"
 		fi
+		echo "$(date -u +%Y-%m-%dT%H:%MZ), $(($(date +%s) - start))s" >"$stamp"
 		echo "ok $n/$total $k $(($(date +%s) - start))s  $subject"
 	done
 done
