@@ -8,8 +8,8 @@
 # at the first commit that does not build, naming it.
 #
 # A build that succeeded is remembered ($BUILD/bisect/ok/): a later run skips
-# a kernel at a commit whose tree, and the fragments and scripts that build
-# it, are the same, so an interrupted run goes on where it stopped.
+# a kernel at a commit whose tree and fragments (modern/configs) are the
+# same, so an interrupted run goes on where it stopped.
 # BISECT_FRESH=1 forgets what was remembered.
 
 set -eu
@@ -36,8 +36,8 @@ fi
 OK=$BUILD/bisect/ok
 [ "${BISECT_FRESH:-0}" = 0 ] || rm -rf "$OK"
 mkdir -p "$LOGS" "$OK"
-# what else decides whether a commit builds: the fragments and kbuild.sh
-tools=$(cat "$here"/configs/*.config "$here/kbuild.sh" | sha256sum | cut -c1-12)
+# what else decides whether a commit builds: the fragments
+tools=$(cat "$here"/configs/*.config | sha256sum | cut -c1-12)
 total=$(echo "$commits" | wc -l)
 # kernel by kernel, so that each build directory only moves forward
 for k in $KERNELS; do

@@ -38,6 +38,7 @@ die() {
 step=$1
 name=$2
 O=${KDIR:-$BUILD/kernel}/$name
+mkdir -p "$O" && O=$(cd "$O" && pwd)
 arch=i386
 frags=$here/configs/guest.config
 parts=$name
@@ -113,7 +114,9 @@ config)
 	mkdir -p "$O"
 	rm -f "$O/.ptlock-config"
 	kmake tinyconfig
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" $frags
+	# in $O: merge_config.sh leaves its temporary files in the current
+	# directory when it is interrupted
+	(cd "$O" && "$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" $frags)
 	kmake olddefconfig
 	check_config
 	echo "$stamp" >"$O/.ptlock-config"
