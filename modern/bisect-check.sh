@@ -8,8 +8,8 @@
 # at the first commit that does not build, naming it.
 #
 # A build that succeeded is remembered ($BUILD/bisect/ok/): a later run skips
-# a kernel at a commit whose tree and fragments (modern/configs) are the
-# same, so an interrupted run goes on where it stopped.
+# a kernel at a commit whose tree and fragments (guest, the kernel's own,
+# series) are the same, so an interrupted run goes on where it stopped.
 # BISECT_FRESH=1 forgets what was remembered.
 
 set -eu
@@ -36,12 +36,18 @@ fi
 OK=$BUILD/bisect/ok
 [ "${BISECT_FRESH:-0}" = 0 ] || rm -rf "$OK"
 mkdir -p "$LOGS" "$OK"
-# what else decides whether a commit builds: the fragments
-tools=$(cat "$here"/configs/*.config | sha256sum | cut -c1-12)
+# what else decides whether a commit builds: the kernel's fragments
+fragments() {
+	parts=${1#stock-}
+	for part in guest $(echo "$parts" | tr '-' ' ') series; do
+		cat "$here/configs/$part.config"
+	done | sha256sum | cut -c1-12
+}
 total=$(echo "$commits" | wc -l)
 # kernel by kernel, so that each build directory only moves forward
 for k in $KERNELS; do
 	n=0
+	tools=$(fragments "$k")
 	for c in $commits; do
 		n=$((n + 1))
 		subject=$(git -C "$TREE" log -1 --format=%s "$c")
