@@ -164,7 +164,7 @@ torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_ker
 	done; \
 	RUNS=$(B)/torture testvm/ktap.py --out $(B)/torture $(TORTURE_CELLS)
 
-selftest: kernel-perf kernel-debug kernel-stock-perf guest
+selftest: kernel-perf kernel-debug kernel-stock-debug kernel-stock-perf guest
 	@testvm/selftest/run.sh
 
 check: report selftest lint historical-check

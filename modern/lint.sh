@@ -25,6 +25,11 @@ BUILD=$(cd "${BUILD:-$here/../build}" && pwd -P)
 TREE=$(cd "${TREE:-$BUILD/linux}" && pwd -P)
 STOCK=$(cd "${STOCK:-$BUILD/linux-stock}" && pwd -P)
 KERNEL=${LINT_KERNEL:-debug}
+# test-only: LINT_INJECT=1 adds one warning, worded as sparse words them, to
+# the series' side of the first file checked; lint must then fail
+INJECT=${LINT_INJECT:-0}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lint.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 bad=0
 
 echo "== checkpatch --strict"
@@ -87,6 +92,10 @@ for f in $files; do
 		# shellcheck disable=SC2086
 		make -s -C "$1" O="$2" $args C=2 "$o" >"$2.lint.log" 2>&1 ||
 			{ tail -n 20 "$2.lint.log" >&2; echo "lint: error: $o does not compile in $2" >&2; exit 1; }
+		if [ "$INJECT" = 1 ] && [ "$1" = "$TREE" ]; then
+			echo "$1/$f:1:1: warning: lint self-test: injected" >>"$2.lint.log"
+			INJECT=done
+		fi
 		# an O= build names the source by its full path
 		sed "s|^$1/||" "$2.lint.log" |
 			grep -E "^$f:[0-9]+:[0-9]+: (warning|error)" |
@@ -99,18 +108,17 @@ for f in $files; do
 	esac
 	set -- $dirs
 	mkdir -p "$1" "$2"
-	[ ! -f "$STOCK/$f" ] || sp "$STOCK" "$2" >"$BUILD/sparse.base"
-	[ -f "$STOCK/$f" ] || : >"$BUILD/sparse.base"
-	sp "$TREE" "$1" >"$BUILD/sparse.new"
-	added=$(comm -13 "$BUILD/sparse.base" "$BUILD/sparse.new")
+	[ ! -f "$STOCK/$f" ] || sp "$STOCK" "$2" >"$tmp/sparse.base"
+	[ -f "$STOCK/$f" ] || : >"$tmp/sparse.base"
+	sp "$TREE" "$1" >"$tmp/sparse.new"
+	added=$(comm -13 "$tmp/sparse.base" "$tmp/sparse.new")
 	where=${kind:+ ($kind build)}
 	if [ -n "$added" ]; then
 		echo "$f$where: sparse warnings the series adds:"
 		echo "$added" | sed 's/^/  /'
 		bad=1
 	else
-		echo "$f$where: no new sparse warnings ($(wc -l <"$BUILD/sparse.new") in all, $(wc -l <"$BUILD/sparse.base") before)"
+		echo "$f$where: no new sparse warnings ($(wc -l <"$tmp/sparse.new") in all, $(wc -l <"$tmp/sparse.base") before)"
 	fi
 done
-rm -f "$BUILD/sparse.base" "$BUILD/sparse.new"
 [ $bad -eq 0 ] && echo "lint: clean" || { echo "lint: FAILED"; exit 1; }
