@@ -56,7 +56,7 @@ help:
 	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
 	@echo "               the files they touch: no new warnings"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
-	@echo "               perf and debug (BISECT_KERNELS=...; about an hour)"
+	@echo "               perf and debug (BISECT_KERNELS=...; hours; resumable)"
 	@echo "make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1"
 	@echo "               copy it, compat fixes, git am historical/, build, boot"
 	@echo "               $(HISTORICAL_CELLS) (HISTORICAL_CC=gcc HISTORICAL_MAKE=make)"
