@@ -172,22 +172,7 @@ prepared() {
 
 # Every option of the fragment must read the same in .config.
 check_config() {
-	bad=0
-	grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$FRAG" |
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*)
-			grep -qxF "$line" "$O/.config" && continue
-			sym=${line%%=*} ;;
-		*)	sym=${line#\# }
-			sym=${sym%% *}
-			grep -q "^$sym=" "$O/.config" || continue ;;
-		esac
-		now=$(grep -E "^($sym=|# $sym is not set)" "$O/.config" || echo "$sym absent")
-		echo "asked for '$line', got '$now'" >&2
-		echo bad
-	done | grep -q bad && bad=1
-	[ $bad -eq 0 ] ||
+	"$here/../modern/config-check.sh" "$O/.config" "$FRAG" ||
 		die "options above ($FRAG) did not survive allnoconfig (missing dependency, or a symbol 2.6.14 does not have?)"
 }
 

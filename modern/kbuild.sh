@@ -79,29 +79,11 @@ kmake() {
 	make -C "$TREE" O="$O" ARCH="$arch" "$@"
 }
 
-# Every option the fragments set must read the same in the final .config;
-# where two fragments set one option, the later wins, as in merge_config.sh.
+# Every option the fragments set must read the same in the final .config.
 check_config() {
-	bad=0
-	cat $frags | awk '
-		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
-		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
-		sym != "" { want[sym] = $0; if (!(sym in seen)) order[n++] = sym; seen[sym] = 1; sym = "" }
-		END { for (i = 0; i < n; i++) print want[order[i]] }' >"$O/.ptlock-expect"
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*)
-			grep -qxF "$line" "$O/.config" && continue
-			sym=${line%%=*} ;;
-		*)	sym=${line#\# }
-			sym=${sym%% *}
-			grep -q "^$sym=" "$O/.config" || continue ;;
-		esac
-		now=$(grep -E "^($sym=|# $sym is not set)" "$O/.config" || echo "$sym absent")
-		echo "asked for '$line', got '$now' (fragments: $(grep -l "$sym[= ]" $frags | xargs -n1 basename | tr '\n' ' '))" >&2
-		bad=1
-	done <"$O/.ptlock-expect"
-	[ $bad -eq 0 ] || die "options above did not survive the merge (missing dependency?)"
+	# shellcheck disable=SC2086
+	"$here/config-check.sh" "$O/.config" $frags ||
+		die "options above did not survive the merge (missing dependency?)"
 }
 
 case $step in
