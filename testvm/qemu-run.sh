@@ -5,8 +5,9 @@
 #
 # Boot one cell of the matrix: testvm/cells/CELL names the kernel (a build
 # under $BUILD/kernel, "historical" for the 2.6.14 one 'make historical'
-# builds, or a bzImage path), vCPUs, memory, CPU model, swap disk
-# size and extra kernel arguments.  QEMU runs under TCG (32-bit guests
+# builds, or a bzImage path), vCPUs (SMP; MAXCPUS lists more, hot-pluggable,
+# slots to the firmware), memory, CPU model, swap disk size and extra kernel
+# arguments.  QEMU runs under TCG (32-bit guests
 # triple-fault under KVM here) with a fresh raw swap disk, under a hard time
 # bound; the serial console goes to OUTDIR/console.log
 # (default $BUILD/runs/CELL).
@@ -45,6 +46,9 @@ KERNEL=${KERNEL:-$(val KERNEL)}
 APPEND="$(val APPEND)${APPEND:+ $APPEND}"
 SWAP_MB=${SWAP_MB:-$(val SWAP_MB)}
 SMP=$(val SMP)
+# MAXCPUS: CPU slots the firmware lists beyond SMP, as hot-pluggable
+MAXCPUS=$(val MAXCPUS)
+MAXCPUS=${MAXCPUS:-$SMP}
 MEM=$(val MEM)
 CPU=$(val CPU)
 
@@ -76,7 +80,7 @@ echo "$kernel $APPEND" >"$out/cmdline"
 set +e
 # shellcheck disable=SC2086
 timeout -k 5 "$TIMEOUT" qemu-system-i386 -M pc -accel tcg,thread=$tcg \
-	-cpu "$CPU" -smp "$SMP,sockets=$SMP" -m "$MEM" \
+	-cpu "$CPU" -smp "$SMP,sockets=$MAXCPUS,maxcpus=$MAXCPUS" -m "$MEM" \
 	-display none -monitor none -serial "file:$out/console.log" \
 	-no-reboot -kernel "$kernel" -initrd "$INITRAMFS" $disk \
 	-append "console=ttyS0 panic=-1 $APPEND" \

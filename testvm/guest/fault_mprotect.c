@@ -26,11 +26,6 @@ static volatile int flips_done;
 #define RANGE		(res + SPAN - PAGES / 2 * PAGE_SIZE)
 static const unsigned long thread_off[NTHREADS] = { 2 * MiB, 5 * MiB, 9 * MiB };
 
-static inline long sys_mprotect(void *addr, unsigned long len, int prot)
-{
-	return my_syscall3(__NR_mprotect, addr, len, prot);
-}
-
 static unsigned int *rpage(unsigned long p)
 {
 	return (unsigned int *)(RANGE + p * PAGE_SIZE);

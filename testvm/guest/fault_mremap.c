@@ -29,12 +29,6 @@ static volatile int moves_done;
 #define HOME_B		(res + 11 * MiB + 128 * 1024)	/* across 12 MiB */
 static const unsigned long fault_off[NTHREADS] = { 2 * MiB, 6 * MiB, 14 * MiB };
 
-static inline long sys_mremap(void *old, unsigned long old_len, unsigned long new_len,
-			      int flags, void *new)
-{
-	return my_syscall5(__NR_mremap, old, old_len, new_len, flags, new);
-}
-
 static int faulter(struct thread *t)
 {
 	unsigned char *mine = res + fault_off[t->id];

@@ -339,6 +339,104 @@ static int check_page(const unsigned int *page, unsigned int seed,
 	return -1;
 }
 
+/* --- transparent huge pages ----------------------------------------------
+ * A THP test maps HPAGE bytes at a fixed, HPAGE-aligned address with
+ * MADV_HUGEPAGE and proves the huge page formed (AnonHugePages grew) before
+ * it tests anything: a test whose subject never happened fails.  Kernels
+ * without THP (i386 without PAE, 2.6.14) skip, unless the cell asked for
+ * THP with ptltest.thp=1.
+ */
+#define HPAGE		(2 * MiB)	/* PMD_SIZE with PAE */
+#define HPAGE_PAGES	(HPAGE / PAGE_SIZE)
+#define MADV_HUGEPAGE	14
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+#define THP_DEFRAG	"/sys/kernel/mm/transparent_hugepage/defrag"
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY, 0);
+	int n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (int)strlen(text) ? 0 : -1;
+}
+
+/*
+ * THP for MADV_HUGEPAGE areas: the kernel turns THP off by default below
+ * 512 MiB of RAM, which a 512 MiB guest is, so say "madvise" (other tests
+ * keep small pages) and let the fault compact memory for the huge page.
+ */
+static void thp_enable(void)
+{
+	char want[8];
+
+	if (write_file(THP_ENABLED, "madvise") < 0) {
+		if (cmdline_arg("ptltest.thp", want, sizeof(want)))
+			fail("ptltest.thp=%s asked, but no THP: cannot write %s",
+			     want, THP_ENABLED);
+		skip("kernel without transparent huge pages");
+	}
+	if (write_file(THP_DEFRAG, "madvise") < 0)
+		fail("cannot write %s", THP_DEFRAG);
+}
+
+/* AnonHugePages of /proc/meminfo, in kB */
+static unsigned long thp_anon_kb(void)
+{
+	return meminfo_kb("AnonHugePages");
+}
+
+/*
+ * Map HPAGE bytes of anonymous memory exactly at addr (not MAP_FIXED: it
+ * must be free), as a THP, filled with the pattern of seed; fails unless
+ * AnonHugePages grew by the huge page.
+ */
+static unsigned char *thp_map_at(unsigned long addr, unsigned int seed)
+{
+	unsigned long before = thp_anon_kb(), p;
+	unsigned char *m = mmap((void *)addr, HPAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED || (unsigned long)m != addr)
+		fail("mmap at 0x%lx gave %p (errno %d)", addr, m, errno);
+	if (sys_madvise(m, HPAGE, MADV_HUGEPAGE))
+		fail("madvise(MADV_HUGEPAGE): errno %d", errno);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		fill_page((unsigned int *)(m + p * PAGE_SIZE), seed, p);
+	if (thp_anon_kb() < before + HPAGE / 1024)
+		fail("no huge page at 0x%lx: AnonHugePages %lu kB, was %lu kB",
+		     addr, thp_anon_kb(), before);
+	return m;
+}
+
+/* Check the HPAGE_PAGES pages at m against seed; what = where, for fail() */
+static void thp_check(const unsigned char *m, unsigned int seed, const char *what,
+		      unsigned int *digest)
+{
+	unsigned long p;
+	int bad;
+
+	for (p = 0; p < HPAGE_PAGES; p++) {
+		bad = check_page((const unsigned int *)(m + p * PAGE_SIZE), seed, p, digest);
+		if (bad >= 0)
+			fail("%s: page %lu word %d wrong at %p", what, p, bad, m);
+	}
+}
+
+static inline long sys_mremap(void *old, unsigned long old_len, unsigned long new_len,
+			      int flags, void *new)
+{
+	return my_syscall5(__NR_mremap, old, old_len, new_len, flags, new);
+}
+
+static inline long sys_mprotect(void *addr, unsigned long len, int prot)
+{
+	return my_syscall3(__NR_mprotect, addr, len, prot);
+}
+
 /* --- threads ---------------------------------------------------------------
  * clone(CLONE_VM|...|CLONE_THREAD) on a stack of our own; the kernel writes
  * the tid at start and clears it (and wakes the futex) at exit: that is the

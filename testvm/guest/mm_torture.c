@@ -80,16 +80,6 @@ static long deadline;
 static struct worker w[NWORKERS];
 static struct results *res;
 
-static inline long sys_mprotect(void *addr, unsigned long len, int prot)
-{
-	return my_syscall3(__NR_mprotect, addr, len, prot);
-}
-
-static inline long sys_mremap(void *old, unsigned long len, void *new)
-{
-	return my_syscall5(__NR_mremap, old, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, new);
-}
-
 static unsigned int rnd(struct worker *k)
 {
 	k->rnd ^= k->rnd << 13;
@@ -220,7 +210,7 @@ static void do_op(int i, int op, int s)
 		break;
 	case OP_MREMAP:
 		b = slot_addr(i, s, !sl->home);
-		ret = sys_mremap(a, len, b);
+		ret = sys_mremap(a, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, b);
 		if (ret != (long)b)
 			fail("seed=%u worker=%d op#%lu mremap addr=%p to %p: %ld",
 			     seed, i, k->op, a, b, ret);

@@ -67,15 +67,20 @@ tree() {
 	BUILD=$T/build TARBALL=$T/src.tar.xz PATCHES=$T/patches "$ROOT/modern/tree.sh" "$@"
 }
 
-# boot_perf APPEND: boot the real perf kernel (cell perf-smp2, the built
-# initramfs) into $T with APPEND, then parse its verdicts; the exit status
-# is non-zero when the guest or any test failed.  SWAP_MB passes through;
-# INITRAMFS replaces the built one.
-boot_perf() {
+# boot_cell CELL APPEND: boot the cell's real kernel (the built initramfs)
+# into $T with APPEND, then parse its verdicts; the exit status is non-zero
+# when the guest or any test failed.  SWAP_MB passes through; INITRAMFS
+# replaces the built one.
+boot_cell() {
 	# expanded before BUILD is pointed at $T for the run
-	_kernel=$BUILD/kernel/perf/arch/x86/boot/bzImage
+	_kernel=$BUILD/kernel/$(sed -n 's/^KERNEL=//p' "$ROOT/testvm/cells/$1")/arch/x86/boot/bzImage
 	_initramfs=${INITRAMFS:-$BUILD/initramfs.cpio}
-	BUILD=$T TIMEOUT=300 KERNEL=$_kernel INITRAMFS=$_initramfs APPEND="$1" \
-		"$ROOT/testvm/qemu-run.sh" perf-smp2 "$T/runs/perf-smp2" &&
-	BUILD=$T "$ROOT/testvm/ktap.py" --out "$T/results" perf-smp2
+	BUILD=$T TIMEOUT=300 KERNEL=$_kernel INITRAMFS=$_initramfs APPEND="$2" \
+		"$ROOT/testvm/qemu-run.sh" "$1" "$T/runs/$1" &&
+	BUILD=$T "$ROOT/testvm/ktap.py" --out "$T/results" "$1"
+}
+
+# boot_perf APPEND: boot_cell perf-smp2 (the perf kernel, 2 vCPUs)
+boot_perf() {
+	boot_cell perf-smp2 "$1"
 }

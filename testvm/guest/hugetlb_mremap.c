@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hugetlb_mremap - a 2 MiB hugetlb page (PAE: one pmd entry, locked by
+ * huge_pte_lock(), which is the pmd table's lock or page_table_lock as the
+ * mode says) is mapped at 0x20000000, moved by mremap into another pmd
+ * table (0x60000000), back, and across again, inherited by
+ * a forked child that writes it (copy-on-write of a huge page), and
+ * unmapped.  Data must follow every move; the child's writes must not
+ * reach the parent; every huge page must be free again at the end.  Two
+ * pages are reserved for the test through sysfs and given back after.
+ */
+#include "harness.h"
+#include <linux/mman.h>
+
+#define SEED		0x4e7b0000u
+#define CHILD_SEED	0x4e7bc000u
+#define LOW		0x20000000UL	/* pmd table 0 (PAE) */
+#define LOW2		0x20400000UL	/* pmd table 0, another entry */
+#define HIGH		0x60000000UL	/* pmd table 1 */
+#define NR_HUGE		"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+#define FREE_HUGE	"/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
+#ifndef MAP_HUGETLB
+#define MAP_HUGETLB	0x40000
+#endif
+
+static unsigned int digest = DIGEST_INIT;
+
+static long read_long(const char *path)
+{
+	char buf[32];
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		fail("cannot read %s", path);
+	return atol(buf);
+}
+
+static void move(unsigned char **m, unsigned long to, const char *what)
+{
+	long ret = sys_mremap(*m, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			      (void *)to);
+
+	if (ret != (long)to)
+		fail("%s: mremap %p to 0x%lx returned 0x%lx (errno %d)", what, *m,
+		     to, ret, errno);
+	*m = (unsigned char *)to;
+	thp_check(*m, SEED, what, &digest);
+}
+
+int main(void)
+{
+	unsigned char *m;
+	unsigned long p;
+	char want[8];
+	int status;
+	pid_t pid;
+
+	test_name = "hugetlb_mremap";
+	if (write_file(NR_HUGE, "2") < 0) {
+		if (cmdline_arg("ptltest.hugetlb", want, sizeof(want)))
+			fail("ptltest.hugetlb=%s asked, but cannot write %s", want, NR_HUGE);
+		skip("kernel without 2 MiB hugetlb pages");
+	}
+	if (read_long(NR_HUGE) != 2)
+		fail("asked for 2 huge pages, got %ld", read_long(NR_HUGE));
+
+	m = mmap((void *)LOW, HPAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (m == MAP_FAILED || (unsigned long)m != LOW)
+		fail("hugetlb mmap at 0x%lx gave %p (errno %d)", LOW, m, errno);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		fill_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p);
+	if (read_long(FREE_HUGE) != 1)
+		fail("after the first touch %ld huge pages free, not 1", read_long(FREE_HUGE));
+
+	move(&m, HIGH, "across tables");
+	move(&m, LOW2, "back across");
+	move(&m, HIGH, "across again");
+
+	pid = fork_child();
+	if (pid == 0) {
+		unsigned int d = DIGEST_INIT;
+
+		thp_check(m, SEED, "child before its writes", &d);
+		for (p = 0; p < HPAGE_PAGES; p++)
+			fill_page((unsigned int *)(m + p * PAGE_SIZE), CHILD_SEED, p);
+		thp_check(m, CHILD_SEED, "child after its writes", &d);
+		exit_group(0);
+	}
+	status = reap(pid);
+	if (status)
+		fail("child: status 0x%x", status);
+	corrupt_if_asked(m + PAGE_SIZE);
+	thp_check(m, SEED, "parent after the child's writes", &digest);
+
+	if (munmap(m, HPAGE))
+		fail("munmap: errno %d", errno);
+	if (read_long(FREE_HUGE) != 2)
+		fail("after munmap %ld huge pages free, not 2", read_long(FREE_HUGE));
+	if (write_file(NR_HUGE, "0") < 0 || read_long(NR_HUGE) != 0)
+		fail("cannot give the huge pages back");
+	printf("# %s: moves=3 digest=%08x\n", test_name, digest);
+	pass();
+}

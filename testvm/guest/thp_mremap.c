@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thp_mremap - a transparent huge page moved by mremap, whole (one pmd
+ * entry, no pte), between pmd tables and within one, then unmapped.  With
+ * PAE a pmd table spans 1 GiB: 0x20000000 and 0x20400000 lie in one table,
+ * 0x60000000 in another.  The pte table deposited for the THP must follow
+ * it into the other table's deposit list, or the munmap withdraws from an
+ * empty list (the split_ptlocks=off oops this test was written for, when
+ * the move was decided by comparing the tables' locks).  After each move
+ * the data must be at the new address and still one huge page; after the
+ * munmap, AnonHugePages must be back where it was.
+ */
+#include "harness.h"
+#include <linux/mman.h>
+
+#define SEED		0x7a9e0000u
+#define LOW		0x20000000UL	/* pmd table 0 (PAE) */
+#define LOW2		0x20400000UL	/* pmd table 0, another entry */
+#define HIGH		0x60000000UL	/* pmd table 1 */
+
+static unsigned int digest = DIGEST_INIT;
+
+static void move(unsigned char **m, unsigned long to, unsigned long huge_kb,
+		 const char *what)
+{
+	long ret = sys_mremap(*m, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			      (void *)to);
+
+	if (ret != (long)to)
+		fail("%s: mremap %p to 0x%lx returned 0x%lx", what, *m, to, ret);
+	*m = (unsigned char *)to;
+	corrupt_if_asked(*m + PAGE_SIZE);
+	thp_check(*m, SEED, what, &digest);
+	if (thp_anon_kb() != huge_kb)
+		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
+		     what, thp_anon_kb(), huge_kb);
+}
+
+int main(void)
+{
+	unsigned long base, huge;
+	unsigned char *m;
+	long ms = now_ms();
+
+	test_name = "thp_mremap";
+	thp_enable();
+	base = thp_anon_kb();
+
+	/* the case as found: across pmd tables, then munmap */
+	m = thp_map_at(LOW, SEED);
+	huge = thp_anon_kb();
+	move(&m, HIGH, huge, "across tables");
+	if (munmap(m, HPAGE))
+		fail("munmap: errno %d", errno);
+	if (thp_anon_kb() != base)
+		fail("after munmap AnonHugePages %lu kB, was %lu kB", thp_anon_kb(), base);
+
+	/* within a table, across, back, and across again */
+	m = thp_map_at(LOW, SEED);
+	move(&m, LOW2, huge, "within a table");
+	move(&m, HIGH, huge, "across, from the second entry");
+	move(&m, LOW, huge, "back across");
+	move(&m, HIGH, huge, "across again");
+	if (munmap(m, HPAGE))
+		fail("munmap: errno %d", errno);
+	if (thp_anon_kb() != base)
+		fail("after munmap AnonHugePages %lu kB, was %lu kB", thp_anon_kb(), base);
+
+	printf("# %s: moves=5 huge_kb=%lu ms=%ld digest=%08x\n",
+	       test_name, huge - base, now_ms() - ms, digest);
+	pass();
+}
