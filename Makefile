@@ -25,10 +25,12 @@ HISTORICAL_SKIP  := no 2.6.14 kernel: make historical HISTORICAL_SRC=/path/to/li
 # Debian packages the project uses (--no-install-recommends).
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source \
+	     clang lld llvm \
 	     perl sparse python3-ply python3-git gnuplot-nox
 
 .PHONY: all help deps tree kernels guest run report report-example check selftest torture \
 	lint bisect-check export historical historical-check historical-series bench clean \
+	mutants \
 	extra-check guest-cflags
 
 all: report
@@ -54,7 +56,10 @@ help:
 	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
 	@echo "               stock vs on at T=1 (build/report/bench.md, .json, .png)"
 	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
-	@echo "               the files they touch: no new warnings"
+	@echo "               the files they touch (i386, x86_64 Xen, ARM via clang): no"
+	@echo "               new warnings; the KUnit test with KUNIT=m must link"
+	@echo "make mutants   plant each bug of testvm/mutants/ in a scratch kernel and"
+	@echo "               boot the tests that must catch it (MUTANTS=...; minutes each)"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
 	@echo "               perf and debug (BISECT_KERNELS=...; hours; resumable)"
 	@echo "make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1"
@@ -164,7 +169,13 @@ torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_ker
 	done; \
 	RUNS=$(B)/torture testvm/ktap.py --out $(B)/torture $(TORTURE_CELLS)
 
-selftest: kernel-perf kernel-debug kernel-stock-debug kernel-stock-perf guest
+# make mutants: each bug of testvm/mutants/ planted in a scratch build of its
+# kernel, booted with the tests that must catch it (a kernel build each)
+MUTANTS ?= $(filter-out %.patch,$(notdir $(wildcard testvm/mutants/*)))
+mutants: tree guest
+	@INITRAMFS=$(INITRAMFS) testvm/mutant.sh $(MUTANTS)
+
+selftest: kernel-perf kernel-debug kernel-debug-pae kernel-stock-debug kernel-stock-perf guest
 	@testvm/selftest/run.sh
 
 check: report selftest lint historical-check
@@ -174,7 +185,7 @@ check: report selftest lint historical-check
 bench: kernel-perf kernel-debug kernel-stock-perf guest
 	@testvm/bench.sh
 
-lint: kernel-debug kernel-stock-debug
+lint: kernel-debug kernel-stock-debug kernel-debug-pae
 	@$(STAGE) "lint: checkpatch, sparse" $(LOG)/lint.log modern/lint.sh
 	@grep 'skipped$$' $(LOG)/lint.log | sed 's/^/           /'
 

@@ -7,15 +7,22 @@
 #   sparse      make C=2 on each .c file the series touches, in the stock
 #               tree and in the patched one: any warning the series adds
 #               fails (line numbers ignored).  Files the debug kernel
-#               compiles are checked there; arch/x86/xen/ ones in x86_64
+#               compiles are checked there; those only the PAE kernel
+#               compiles (THP, hugetlb) in debug-pae build directories
+#               where only the object is compiled; arch/x86/xen/ ones in x86_64
 #               debug + xen.config (modern/kbuild.sh), where only the object
-#               itself is compiled, after prepare; arch/arm/ ones in an ARM
-#               build directory (versatile_defconfig: ARMv5, VIVT caches,
-#               where the split is impossible) when arm-linux-gnueabi-gcc is
-#               there - on Debian bookworm its package conflicts with
-#               gcc-multilib, which the guest programs need, so it is not
-#               one of the project's packages.  A file not checked is named
-#               as skipped, with the reason.
+#               itself is compiled, after prepare; arch/arm/ ones with clang
+#               (LLVM=1, no cross gcc: Debian's conflicts with gcc-multilib)
+#               in two ARM build directories: versatile_defconfig (ARMv5,
+#               VIVT: the only kind where adjust_pte() is compiled) and
+#               vexpress_defconfig (ARMv7, VIPT, SMP, NR_CPUS 4: split
+#               locks built in).  A file not checked is named as skipped,
+#               with the reason.
+#   kunit=m     the series' KUnit test with KUnit as a module: an i386
+#               kernel with MODULES=y, KUNIT=m and KUNIT_ALL_TESTS=m, as
+#               allmodconfig sets them (kernel perf-kunitm, without
+#               series.config), must configure without the built-in-only
+#               test, and link.  LINT_KUNITM=0 leaves it out.
 
 set -eu
 
@@ -54,33 +61,50 @@ files=$(git -C "$TREE" diff --name-only "$base..ptlock-split" -- '*.c')
 # build; prints the make arguments that compile in it
 cross() {
 	case $2 in
-	arm)
-		set -- "$1" arm "$3" ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-
+	arm-*)
 		[ -f "$1/.config" ] ||
-			make -s -C "$3" O="$1" "$4" "$5" versatile_defconfig >&2 || return 1
-		echo "$4 $5" ;;
-	xen)
-		k=debug-x86_64-xen
+			make -s -C "$3" O="$1" ARCH=arm LLVM=1 "${2#arm-}_defconfig" >&2 ||
+			return 1
+		# sparse cannot parse clang's two-word "-meabi gnu": drop it
+		cat >"$tmp/sparse-arm" <<-'EOF'
+		#!/bin/sh
+		skip=
+		for a; do
+			shift
+			if [ -n "$skip" ]; then skip=; continue; fi
+			[ "$a" = -meabi ] && { skip=1; continue; }
+			set -- "$@" "$a"
+		done
+		exec sparse "$@"
+		EOF
+		chmod +x "$tmp/sparse-arm"
+		echo "ARCH=arm LLVM=1 CHECK=$tmp/sparse-arm" ;;
+	xen|pae)
+		k=$(kernel_of "$2")
 		[ "$3" = "$TREE" ] || k=stock-$k
 		TREE=$3 KDIR=$(dirname "$1") "$here/kbuild.sh" config "$k" >&2 || return 1
-		echo ARCH=x86_64 ;;
+		[ "$2" = xen ] && echo ARCH=x86_64 || echo ARCH=i386 ;;
 	esac
 }
 
-for f in $files; do
-	o=${f%.c}.o
-	case $f in
-	arch/arm/*) kind=arm ;;
-	arch/x86/xen/*) kind=xen ;;
-	*) kind= ;;
+# the kbuild.sh kernel a configured KIND is (its build directory's name)
+kernel_of() {
+	case $1 in
+	xen) echo debug-x86_64-xen ;;
+	pae) echo debug-pae ;;
+	*) echo "$1" ;;
 	esac
+}
+
+# check FILE KIND: sparse on FILE in the stock and the patched tree, built
+# for KIND (empty: the $KERNEL kernel); any warning the series adds fails
+check() {
+	f=$1
+	kind=$2
+	o=${f%.c}.o
 	if [ -z "$kind" ] && [ ! -f "$BUILD/kernel/$KERNEL/$o" ]; then
 		echo "$f: not built in the $KERNEL kernel, skipped"
-		continue
-	fi
-	if [ "$kind" = arm ] && ! command -v arm-linux-gnueabi-gcc >/dev/null; then
-		echo "$f: no arm-linux-gnueabi-gcc (its Debian package conflicts with gcc-multilib), skipped"
-		continue
+		return
 	fi
 	sp() {	# tree objdir -> sparse warnings for $f, without line numbers
 		if [ -n "$kind" ]; then
@@ -102,9 +126,8 @@ for f in $files; do
 			sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
 	}
 	case $kind in
-	arm) dirs="$BUILD/lint/arm $BUILD/lint/stock-arm" ;;
-	xen) dirs="$BUILD/lint/debug-x86_64-xen $BUILD/lint/stock-debug-x86_64-xen" ;;
-	*) dirs="$BUILD/kernel/$KERNEL $BUILD/kernel/stock-$KERNEL" ;;
+	"") dirs="$BUILD/kernel/$KERNEL $BUILD/kernel/stock-$KERNEL" ;;
+	*) k=$(kernel_of "$kind"); dirs="$BUILD/lint/$k $BUILD/lint/stock-$k" ;;
 	esac
 	set -- $dirs
 	mkdir -p "$1" "$2"
@@ -120,5 +143,49 @@ for f in $files; do
 	else
 		echo "$f$where: no new sparse warnings ($(wc -l <"$tmp/sparse.new") in all, $(wc -l <"$tmp/sparse.base") before)"
 	fi
+}
+
+for f in $files; do
+	case $f in
+	arch/arm/*) kinds="arm-versatile arm-vexpress" ;;
+	arch/x86/xen/*) kinds=xen ;;
+	arch/*) echo "$f: another architecture, not compiled here, skipped"; continue ;;
+	*) kinds="" ;;
+	esac
+	# THP and hugetlb code: only the PAE kernel has them
+	if [ -z "$kinds" ] && [ ! -f "$BUILD/kernel/$KERNEL/${f%.c}.o" ] &&
+	   [ -f "$BUILD/kernel/debug-pae/${f%.c}.o" ]; then
+		kinds=pae
+	fi
+	if [ -n "$kinds" ] && [ "${kinds#arm}" != "$kinds" ] && ! command -v clang >/dev/null; then
+		echo "$f: no clang (make deps installs it), skipped"
+		bad=1
+		continue
+	fi
+	if [ -z "$kinds" ]; then
+		check "$f" ""
+	else
+		for kind in $kinds; do
+			check "$f" "$kind"
+		done
+	fi
 done
+
+[ "${LINT_KUNITM:-1}" = 0 ] || {
+	echo "== the KUnit test with KUNIT=m"
+	k=perf-kunitm
+	if SERIES_CONFIG=no "$here/kbuild.sh" config $k >"$BUILD/lint/$k.log" 2>&1 &&
+	   "$here/kbuild.sh" build $k >>"$BUILD/lint/$k.log" 2>&1; then
+		if grep -q '^CONFIG_SPLIT_PTLOCK_KUNIT_TEST=y' "$BUILD/kernel/$k/.config"; then
+			echo "$k: the built-in-only test was configured with KUNIT=m"
+			bad=1
+		else
+			echo "$k: configures without the test, and links"
+		fi
+	else
+		tail -n 20 "$BUILD/lint/$k.log"
+		echo "$k: does not build with KUNIT=m ($BUILD/lint/$k.log)"
+		bad=1
+	fi
+}
 [ $bad -eq 0 ] && echo "lint: clean" || { echo "lint: FAILED"; exit 1; }
