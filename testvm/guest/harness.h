@@ -16,7 +16,8 @@
  * the kernel-log check after every test.
  *
  * Helpers: threads (clone + futex join), the page pattern and its digest,
- * /proc readers, and the kernel-log scan.
+ * /proc readers, huge pages (THP on, made and proven, 2 MiB checks), the
+ * mremap/mprotect calls nolibc lacks, and the kernel-log scan.
  */
 #ifndef PTLTEST_HARNESS_H
 #define PTLTEST_HARNESS_H
@@ -412,8 +413,8 @@ static unsigned char *thp_map_at(unsigned long addr, unsigned int seed)
 	return m;
 }
 
-/* Check the HPAGE_PAGES pages at m against seed; what = where, for fail() */
-static void thp_check(const unsigned char *m, unsigned int seed, const char *what,
+/* Check the HPAGE_PAGES pages at m (a THP or a hugetlb page) against seed */
+static void hpage_check(const unsigned char *m, unsigned int seed, const char *what,
 		      unsigned int *digest)
 {
 	unsigned long p;

@@ -43,7 +43,7 @@ static void move(unsigned char **m, unsigned long to, const char *what)
 		fail("%s: mremap %p to 0x%lx returned 0x%lx (errno %d)", what, *m,
 		     to, ret, errno);
 	*m = (unsigned char *)to;
-	thp_check(*m, SEED, what, &digest);
+	hpage_check(*m, SEED, what, &digest);
 }
 
 int main(void)
@@ -80,17 +80,17 @@ int main(void)
 	if (pid == 0) {
 		unsigned int d = DIGEST_INIT;
 
-		thp_check(m, SEED, "child before its writes", &d);
+		hpage_check(m, SEED, "child before its writes", &d);
 		for (p = 0; p < HPAGE_PAGES; p++)
 			fill_page((unsigned int *)(m + p * PAGE_SIZE), CHILD_SEED, p);
-		thp_check(m, CHILD_SEED, "child after its writes", &d);
+		hpage_check(m, CHILD_SEED, "child after its writes", &d);
 		exit_group(0);
 	}
 	status = reap(pid);
 	if (status)
 		fail("child: status 0x%x", status);
 	corrupt_if_asked(m + PAGE_SIZE);
-	thp_check(m, SEED, "parent after the child's writes", &digest);
+	hpage_check(m, SEED, "parent after the child's writes", &digest);
 
 	if (munmap(m, HPAGE))
 		fail("munmap: errno %d", errno);

@@ -30,7 +30,7 @@ static void move(unsigned char **m, unsigned long to, unsigned long huge_kb,
 		fail("%s: mremap %p to 0x%lx returned 0x%lx", what, *m, to, ret);
 	*m = (unsigned char *)to;
 	corrupt_if_asked(*m + PAGE_SIZE);
-	thp_check(*m, SEED, what, &digest);
+	hpage_check(*m, SEED, what, &digest);
 	if (thp_anon_kb() != huge_kb)
 		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
 		     what, thp_anon_kb(), huge_kb);

@@ -27,10 +27,10 @@ static void child(unsigned char *m)
 	unsigned int d = DIGEST_INIT;
 	unsigned long p;
 
-	thp_check(m, SEED, "child before its writes", &d);
+	hpage_check(m, SEED, "child before its writes", &d);
 	for (p = 0; p < HPAGE_PAGES; p++)
 		fill_page((unsigned int *)(m + p * PAGE_SIZE), CHILD_SEED, p);
-	thp_check(m, CHILD_SEED, "child after its writes", &d);
+	hpage_check(m, CHILD_SEED, "child after its writes", &d);
 	exit_group(0);
 }
 
@@ -60,14 +60,14 @@ int main(void)
 	if (status)
 		fail("child: status 0x%x", status);
 	corrupt_if_asked(m + PAGE_SIZE);
-	thp_check(m, SEED, "parent after the child's writes", &digest);
+	hpage_check(m, SEED, "parent after the child's writes", &digest);
 
 	if (sys_mprotect(m, PAGE_SIZE, PROT_READ))
 		fail("mprotect: errno %d", errno);
 	if (thp_anon_kb() >= base + HPAGE / 1024)
 		fail("mprotect of one page left the THP whole (AnonHugePages %lu kB)",
 		     thp_anon_kb());
-	thp_check(m, SEED, "after the split", &digest);
+	hpage_check(m, SEED, "after the split", &digest);
 
 	if (sys_madvise(m + ZAP_FIRST * PAGE_SIZE, ZAP_PAGES * PAGE_SIZE, MADV_DONTNEED))
 		fail("madvise(MADV_DONTNEED): errno %d", errno);
