@@ -88,7 +88,7 @@ for name in "$@"; do
 	else
 		con=$M/runs/$cell/console.log
 		why=$(grep -m1 -E '^# [a-z0-9_.]+: FAIL' "$con" ||
-		      grep -m1 -E 'BUG:|WARNING:|Oops|possible .*lock|Bad rss-counter' "$con" ||
+		      grep -v '^#' "$here/klog-bad.txt" | grep -m1 -F -f - "$con" ||
 		      grep -m1 -E 'did not finish|kernel panic|plan says' "$log" "$M/$name.table") 2>/dev/null
 		why=$(echo "$why" | sed 's/^\[ *[0-9.]*\] //' | cut -c1-150)
 		echo "mutant $name: caught in $cell: $why"
