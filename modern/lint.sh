@@ -16,8 +16,12 @@
 #               in two ARM build directories: versatile_defconfig (ARMv5,
 #               VIVT: the only kind where adjust_pte() is compiled) and
 #               vexpress_defconfig (ARMv7, VIPT, SMP, NR_CPUS 4: split
-#               locks built in).  A file not checked is named as skipped,
-#               with the reason.
+#               locks built in); arch/powerpc/ ones with clang in a
+#               ppc64le_defconfig directory (radix MMU, THP).  THP and
+#               hugetlb code is also checked in the x86_64 Xen directory
+#               (xen.config turns both on): hugetlb pmd sharing
+#               (ARCH_WANT_HUGE_PMD_SHARE) is compiled only on x86_64.
+#               A file not checked is named as skipped, with the reason.
 #   kunit=m     the series' KUnit test with KUnit as a module: an i386
 #               kernel with MODULES=y, KUNIT=m and KUNIT_ALL_TESTS=m, as
 #               allmodconfig sets them (kernel perf-kunitm, without
@@ -79,6 +83,11 @@ cross() {
 		EOF
 		chmod +x "$tmp/sparse-arm"
 		echo "ARCH=arm LLVM=1 CHECK=$tmp/sparse-arm" ;;
+	ppc64le)
+		[ -f "$1/.config" ] ||
+			make -s -C "$3" O="$1" ARCH=powerpc LLVM=1 ppc64le_defconfig >&2 ||
+			return 1
+		echo "ARCH=powerpc LLVM=1" ;;
 	xen|pae)
 		k=$(kernel_of "$2")
 		[ "$3" = "$TREE" ] || k=stock-$k
@@ -152,15 +161,18 @@ for f in $files; do
 	case $f in
 	arch/arm/*) kinds="arm-versatile arm-vexpress" ;;
 	arch/x86/xen/*) kinds=xen ;;
+	arch/powerpc/*) kinds=ppc64le ;;
 	arch/*) echo "$f: another architecture, not compiled here, skipped"; continue ;;
 	*) kinds="" ;;
 	esac
-	# THP and hugetlb code: only the PAE kernel has them
+	# THP and hugetlb code: only the PAE kernel has them; x86_64 also
+	# compiles hugetlb pmd sharing
 	if [ -z "$kinds" ] && [ ! -f "$BUILD/kernel/$KERNEL/${f%.c}.o" ] &&
 	   [ -f "$BUILD/kernel/debug-pae/${f%.c}.o" ]; then
-		kinds=pae
+		kinds="pae xen"
 	fi
-	if [ -n "$kinds" ] && [ "${kinds#arm}" != "$kinds" ] && ! command -v clang >/dev/null; then
+	if [ "${kinds#arm}" != "$kinds" ] || [ "$kinds" = ppc64le ] &&
+	   ! command -v clang >/dev/null; then
 		echo "$f: no clang (make deps installs it), skipped"
 		bad=1
 		continue
