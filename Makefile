@@ -29,6 +29,7 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     perl sparse python3-ply python3-git gnuplot-nox
 
 .PHONY: all help deps tree kernels guest run report report-example check selftest torture \
+	mm-selftests mm-selftests-check guest-mm \
 	lint bisect-check export historical historical-check historical-series bench clean \
 	mutants \
 	extra-check guest-cflags
@@ -38,7 +39,8 @@ all: report
 help:
 	@echo "make           deps, tree, kernels, guest, run, report: the verdict"
 	@echo "               table and build/report/report.md"
-	@echo "make check     what CI runs: 'make' plus the host-side tests"
+	@echo "make check     what CI runs: 'make' plus the host-side tests, lint and"
+	@echo "               the set 'check' of the kernel's mm selftests"
 	@echo ""
 	@echo "make deps      apt-get install what is missing (root), else print the line"
 	@echo "make tree      import Debian's linux-source 6.1 into $(TREE) (tag"
@@ -51,6 +53,11 @@ help:
 	@echo "               cells first (build/report/report.md, .json, .png)"
 	@echo "make report-example  the report of the last run as docs/report-example.md"
 	@echo "make selftest  host-side tests of the tooling's failure paths"
+	@echo "make mm-selftests  the kernel's own mm selftests (tools/testing/"
+	@echo "               selftests/vm, testvm/mm-selftests.txt) in each split mode"
+	@echo "               and on stock: a test ok on stock must pass in every mode"
+	@echo "               (MM_CELLS=..., MM_TIMEOUT=$(MM_TIMEOUT) s a test; about N min)"
+	@echo "make mm-selftests-check  the same for the set 'check' (in make check)"
 	@echo "make torture   mm_torture alone on the debug kernel in each mode, long"
 	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
 	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
@@ -176,12 +183,33 @@ MUTANTS ?= $(filter-out %.patch,$(notdir $(wildcard testvm/mutants/*)))
 mutants: tree guest
 	@INITRAMFS=$(INITRAMFS) testvm/mutant.sh $(MUTANTS)
 
+# make mm-selftests: the kernel's own mm selftests (testvm/mm-selftests.txt)
+# in a cell of each split mode and in the stock cells, then each mode
+# against stock (testvm/mm_selftests.py).  make check runs the set "check".
+MM_CELLS      ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4 pae-on-smp4 \
+		 pae-off-smp4 stock-smp4 stock-pae-smp4
+MM_TIMEOUT    ?= 180
+mm-selftests: MM_SET := full
+mm-selftests: MM_BOOT_TIMEOUT := 3600
+mm-selftests-check: MM_SET := check
+mm-selftests-check: MM_BOOT_TIMEOUT := 1200
+mm-selftests mm-selftests-check: $(addprefix kernel-,$(sort $(foreach c,$(MM_CELLS),$(call cell_kernel,$(c))))) guest
+	@$(STAGE) "mm selftests: build, initramfs" $(LOG)/guest-mm.log \
+		$(MAKE) --no-print-directory guest-mm
+	@for c in $(MM_CELLS); do \
+		INITRAMFS=$(INITRAMFS_MM) TIMEOUT=$(MM_BOOT_TIMEOUT) \
+		APPEND="ptltest.only=none ptltest.mm=$(MM_SET) ptltest.timeout=$(MM_TIMEOUT)" \
+		$(STAGE) "mm selftests ($(MM_SET)) $$c" $(LOG)/mm-$$c.log \
+			testvm/qemu-run.sh $$c $(B)/mm-selftests/$$c; \
+	done; \
+	testvm/mm_selftests.py $(MM_SET) $(MM_CELLS)
+
 selftest: kernel-perf kernel-debug kernel-debug-pae kernel-stock-debug kernel-stock-perf guest
 	@testvm/selftest/run.sh
 
-check: report selftest lint historical-check
+check: report selftest lint historical-check mm-selftests-check
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
-		$(B)/results/historical.json
+		$(B)/results/historical.json $(B)/results/mm-selftests.json
 
 bench: kernel-perf kernel-debug kernel-stock-perf guest
 	@testvm/bench.sh

@@ -45,6 +45,9 @@ $(GUEST)/bin/%: testvm/guest/%.c testvm/guest/harness.h $(GUEST)/klog_bad.h $(GU
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST) -o $@ $< -lgcc
 
+# a test built from another's source
+$(GUEST)/bin/thp_fork_cow: testvm/guest/fault_fork_cow.c
+
 $(GUEST)/syscalls.txt: $(GUEST_BIN) testvm/syscalls.sh
 	testvm/syscalls.sh $(UAPI)/usr/include/asm/unistd_32.h $(GUEST_BIN) >$@.tmp
 	mv $@.tmp $@
@@ -90,3 +93,43 @@ guest-cflags:
 	@echo $(GUEST_CFLAGS)
 
 guest-build: $(INITRAMFS) $(if $(EXTRA),$(INITRAMFS_EXTRA))
+
+# The kernel's own mm selftests (make mm-selftests): built static for i386
+# from the tree's tools/testing/selftests/vm with its own Makefile, into a
+# third initramfs: ours plus /kselftest/PROG for each program
+# testvm/mm-selftests.txt runs and /etc/mm-selftests (that list without its
+# comments).  Programs the tree cannot build here (the list says which) are
+# left out of the make with -k; one the list runs must have been built.
+KSFT      := $(GUEST)/kselftest
+MM_LIST   := testvm/mm-selftests.txt
+INITRAMFS_MM := $(GUEST)/initramfs-mm.cpio
+# the programs of a list: the first word of COMMAND that is not hugepages=N
+MM_PROGS  := awk '$$1 != "skip" { p = $$3; if (p ~ /^hugepages=/) p = $$4; print p }'
+
+$(KSFT)/.built: $(GUEST)/.headers
+	rm -rf $(KSFT)
+	mkdir -p $(KSFT)
+	$(MAKE) -k -C $(TREE)/tools/testing/selftests/vm MACHINE=i686 \
+		CC="$(GUEST_CC) -m32" LDFLAGS=-static OUTPUT=$(KSFT) \
+		KHDR_INCLUDES="-isystem $(UAPI)/usr/include" || true
+	touch $@
+
+$(GUEST)/mm-selftests: $(MM_LIST) $(KSFT)/.built
+	sed -e '/^#/d' -e '/^[[:space:]]*$$/d' -e 's/[[:space:]]\+/ /g' $< >$@.tmp
+	$(MM_PROGS) $@.tmp | sort -u | while read -r p; do \
+		[ -x $(KSFT)/$$p ] || { echo "mm-selftests: $$p is listed in $(MM_LIST)" \
+			"but did not build (the make above says why)" >&2; exit 1; }; \
+	done
+	mv $@.tmp $@
+
+$(INITRAMFS_MM): $(INITRAMFS) $(GUEST)/mm-selftests
+	{ cat $(GUEST)/initramfs.list; \
+	  echo "dir /kselftest 0755 0 0"; \
+	  echo "file /etc/mm-selftests $(GUEST)/mm-selftests 0644 0 0"; \
+	  $(MM_PROGS) $(GUEST)/mm-selftests | sort -u | \
+	    sed 's|.*|file /kselftest/& $(KSFT)/& 0755 0 0|'; \
+	} >$(GUEST)/initramfs-mm.list
+	$(GUEST)/gen_init_cpio $(GUEST)/initramfs-mm.list >$@.tmp
+	mv $@.tmp $@
+
+guest-mm: $(INITRAMFS_MM)

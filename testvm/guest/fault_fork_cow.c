@@ -12,15 +12,34 @@
  * is reaped and the writers have made one last pass, must read back exactly
  * its own last writes.  Figures: cuts, the snapshots caught in the middle of
  * a generation; torn, those with the cut inside a page.
+ *
+ * thp_fork_cow.c builds this file with FORK_COW_THP: each writer's pages are
+ * then one transparent huge page of its own pmd table (PAE), proven huge
+ * before the threads start.  The fork copies huge pmds (copy_huge_pmd(),
+ * under both pmd locks, depositing a pte table for the child), and the
+ * writers' next stores split them (do_huge_pmd_wp_page()) while the other
+ * writers and the next fork run.
  */
 #include "harness.h"
 
 #define NWRITERS	3
+#define FINAL_SEED	0xf04cf1a1u
+#ifdef FORK_COW_THP
+#define TEST		"thp_fork_cow"
+#define FORKS		6
+#define SEED		0x7f0c0000u
+#define PAGES		HPAGE_PAGES	/* per writer: a THP */
+/* one huge page in each of the three user pmd tables of PAE */
+static const unsigned long thp_at[NWRITERS] = {
+	0x20000000UL, 0x60000000UL, 0xa0000000UL
+};
+#else
+#define TEST		"fault_fork_cow"
 #define FORKS		8
 #define SEED		0xf04c0000u
-#define FINAL_SEED	0xf04cf1a1u
 #define SPAN		(4 * MiB)	/* a page table, non-PAE */
 #define PAGES		256		/* per writer: 1 MiB across a table boundary */
+#endif
 
 /* a child's exit status: CHILD_OK | cuts << 2 | torn (fail() exits 1) */
 #define CHILD_OK	0x40
@@ -123,14 +142,23 @@ static int forker(struct thread *t)
 int main(void)
 {
 	unsigned int digest = DIGEST_INIT, gens = 0, p;
-	unsigned char *area;
+	unsigned long thp_kb = 0;
 	struct thread *t;
 	long ms;
 	int i, bad;
+#ifndef FORK_COW_THP
+	unsigned char *area;
+#endif
 
-	test_name = "fault_fork_cow";
+	test_name = TEST;
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
+#ifdef FORK_COW_THP
+	thp_enable();
+	for (i = 0; i < NWRITERS; i++)		/* fails unless each is huge */
+		wr[i].pages = thp_map_at(thp_at[i], gen_seed(0));
+	thp_kb = thp_anon_kb();
+#else
 	area = map_anon_aligned((NWRITERS + 1) * SPAN, SPAN);
 	for (i = 0; i < NWRITERS; i++) {
 		/* writer i: the last 512 KiB of table i, the first of table i + 1 */
@@ -138,6 +166,7 @@ int main(void)
 		for (p = 0; p < PAGES; p++)
 			fill_page(page_of(i, p), gen_seed(0), p);
 	}
+#endif
 	t = threads_create(NWRITERS + 1, writer, NULL);
 	t[NWRITERS].fn = forker;
 
@@ -155,6 +184,8 @@ int main(void)
 				     i, p, bad);
 		}
 	}
+	if (thp_kb)
+		printf("# %s: thp_kb=%lu\n", test_name, thp_kb);
 	printf("# %s: writers=%d forks=%d pages=%d gens=%u cuts=%d torn=%d ms=%ld digest=%08x\n",
 	       test_name, NWRITERS, FORKS, NWRITERS * PAGES, gens, cuts, torn, ms, digest);
 	pass();

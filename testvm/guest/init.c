@@ -11,7 +11,10 @@
  * log is kept in BOOT_LOG for the tests that check what the kernel said.
  * Then the user's own programs, if the initramfs has them (make EXTRA=...:
  * /etc/extra lists their command lines, the programs are in /extra), each as
- * a test "extra.PROG" (run_extra()).  Then it reboots, which with QEMU's
+ * a test "extra.PROG" (run_extra()).  Then the kernel's own mm selftests, if
+ * the initramfs has them (make mm-selftests: /etc/mm-selftests lists them,
+ * "SET NAME PROG ARG..." or "skip NAME REASON", one blank between words, the
+ * programs are in /kselftest), each as a test "mm.NAME", after mm_setup().  Then it reboots, which with QEMU's
  * -no-reboot ends the guest.
  *
  * Kernel command line (read from /proc/cmdline, works on 2.6.14 too):
@@ -20,11 +23,16 @@
  *   ptltest.timeout=S    per-test bound in seconds (default 300)
  *   ptltest.bench=NAME   instead of the tests, run /bin/NAME T once for each
  *                        T of ptlbench.threads=T1,T2,... (default 1)
+ *   ptltest.mm=SET       the mm selftests of SET (a word of the list's first
+ *                        column; "full": all of them; default: none)
  */
 #include "harness.h"
 
 #define MAX_TESTS	32
 #define MAX_EXTRA	16
+#define MAX_MM		48
+#define MM_TAIL		30	/* last lines of a selftest's output echoed */
+#define NR_HUGEPAGES	"/proc/sys/vm/nr_hugepages"
 #define MAX_ARGS	16
 #define EXTRA_LINES	50	/* lines of a user program's output echoed */
 #define LINUX_REBOOT_CMD_RESTART	0x01234567
@@ -214,17 +222,25 @@ static void echo_line(const char *name, char *line, int len)
  * exit=128+SIG.  ok iff it exits 0 within the time bound and the kernel log
  * stays clean.  Past the bound its process group is killed; a program that
  * leaves a child holding the pipe open runs into that bound too.
+ *
+ * With ksft (a kernel mm selftest, "mm.NAME" from /kselftest): the last
+ * MM_TAIL lines are echoed instead of the first, no digest is printed (the
+ * output holds addresses and timings) but the time it took, in ms, and exit
+ * status 4 (KSFT_SKIP) is a
+ * SKIP whose reason is the last line of output.
  */
-static void run_extra(int n, char *cmd, int timeout)
+static void run_prog(int n, const char *name, const char *dir, char *cmd,
+		     int timeout, int ksft)
 {
-	static char name[64], path[64], line[161], buf[512];
+	static char path[64], line[161], buf[512], tail[MM_TAIL][161];
 	char *argv[MAX_ARGS + 1], *envp[] = { "PATH=/extra:/bin", NULL };
 	unsigned int digest = DIGEST_INIT;
 	unsigned long bytes = 0;
 	int fds[2], argc = 0, status = 0, timed_out = 0, lines = 0, len = 0;
 	int i, r, code, bad, fd;
+	const char *directive = NULL;
 	struct pollfd pfd;
-	long deadline;
+	long start, deadline;
 	pid_t pid;
 
 	while (*cmd && argc < MAX_ARGS) {
@@ -238,14 +254,13 @@ static void run_extra(int n, char *cmd, int timeout)
 	}
 	argv[argc] = NULL;
 	if (!argc || strlen(argv[0]) > 40) {
-		printf("# extra: bad line in /etc/extra\n");
-		result(n, "extra.?", 0, NULL);
+		printf("# %s: FAIL bad command line\n", name);
+		result(n, name, 0, NULL);
 		return;
 	}
-	strcpy(name, "extra.");
-	strcpy(name + 6, argv[0]);
-	strcpy(path, "/extra/");
-	strcpy(path + 7, argv[0]);
+	strcpy(path, dir);
+	strcpy(path + strlen(dir), "/");
+	strcpy(path + strlen(dir) + 1, argv[0]);
 
 	mknod("/dev/null", S_IFCHR | 0666, (1 << 8) | 3);
 	if (sys_pipe(fds) < 0) {
@@ -278,7 +293,8 @@ static void run_extra(int n, char *cmd, int timeout)
 		result(n, name, 0, NULL);
 		return;
 	}
-	deadline = now_ms() + timeout * 1000L;
+	start = now_ms();
+	deadline = start + timeout * 1000L;
 	for (;;) {
 		long left = deadline - now_ms();
 
@@ -301,8 +317,12 @@ static void run_extra(int n, char *cmd, int timeout)
 		for (i = 0; i < r; i++) {
 			digest = digest_word(digest, (unsigned char)buf[i]);
 			if (buf[i] == '\n') {
-				if (lines++ < EXTRA_LINES)
+				line[len] = 0;
+				if (ksft)
+					strcpy(tail[lines % MM_TAIL], line);
+				else if (lines < EXTRA_LINES)
 					echo_line(name, line, len);
+				lines++;
 				len = 0;
 			} else if (len < (int)sizeof(line) - 1) {
 				line[len++] = buf[i];
@@ -310,10 +330,23 @@ static void run_extra(int n, char *cmd, int timeout)
 		}
 		bytes += r;
 	}
-	if (len && lines++ < EXTRA_LINES)	/* no newline at the end */
-		echo_line(name, line, len);
-	if (lines > EXTRA_LINES)
+	if (len) {				/* no newline at the end */
+		line[len] = 0;
+		if (ksft)
+			strcpy(tail[lines % MM_TAIL], line);
+		else if (lines < EXTRA_LINES)
+			echo_line(name, line, len);
+		lines++;
+	}
+	if (ksft) {
+		if (lines > MM_TAIL)
+			printf("# %s: out: (%d lines before these not shown)\n", name,
+			       lines - MM_TAIL);
+		for (i = lines > MM_TAIL ? lines - MM_TAIL : 0; i < lines; i++)
+			echo_line(name, tail[i % MM_TAIL], strlen(tail[i % MM_TAIL]));
+	} else if (lines > EXTRA_LINES) {
 		printf("# %s: out: (%d more lines not shown)\n", name, lines - EXTRA_LINES);
+	}
 	if (timed_out)
 		kill(-pid, SIGKILL);
 	close(fds[0]);
@@ -327,26 +360,167 @@ static void run_extra(int n, char *cmd, int timeout)
 		strcpy(buf, "timeout");
 	else
 		utoa_r(code, buf);
-	printf("# %s: exit=%s bytes=%lu lines=%d digest=%s\n", name, buf, bytes,
-	       lines, hex8(digest));
-	if (timed_out)
+	if (ksft)
+		printf("# %s: exit=%s bytes=%lu lines=%d ms=%ld\n", name, buf, bytes,
+		       lines, now_ms() - start);
+	else
+		printf("# %s: exit=%s bytes=%lu lines=%d digest=%s\n", name, buf,
+		       bytes, lines, hex8(digest));
+	if (timed_out) {
 		printf("# %s: FAIL timeout after %d s\n", name, timeout);
-	else if (WIFSIGNALED(status))
+	} else if (WIFSIGNALED(status)) {
 		printf("# %s: FAIL killed by signal %d\n", name, WTERMSIG(status));
-	else if (code)
+	} else if (ksft && code == EXIT_SKIP) {
+		strcpy(buf, "SKIP ");
+		strcpy(buf + 5, lines ? tail[(lines - 1) % MM_TAIL] : "(no output)");
+		directive = buf;
+		code = 0;
+	} else if (code) {
 		printf("# %s: FAIL exit status %d\n", name, code);
+	}
 	bad = klog_check(NULL);
-	if (bad)
+	if (bad) {
 		printf("# %s: FAIL kernel log has %d bad line(s)\n", name, bad);
-	result(n, name, !timed_out && !code && !bad, NULL);
+		directive = NULL;
+	}
+	result(n, name, !timed_out && !code && !bad, directive);
+}
+
+/* prefix and the first word of s (at most 40 bytes of it) into name[64] */
+static const char *prog_name(char *name, const char *prefix, const char *s)
+{
+	int l = strlen(prefix), i = 0;
+
+	strcpy(name, prefix);
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (s[i] && s[i] != ' ' && s[i] != '\t' && i < 40) {
+		name[l + i] = s[i];
+		i++;
+	}
+	name[l + i] = 0;
+	return name;
+}
+
+static void run_extra(int n, char *cmd, int timeout)
+{
+	static char name[64];
+
+	run_prog(n, prog_name(name, "extra.", cmd), "/extra", cmd, timeout, 0);
+}
+
+/*
+ * What the mm selftests expect of the machine run_vmtests.sh runs them on:
+ * hugetlbfs at /huge (hugepage-mmap opens "huge/hugepagefile" from /),
+ * debugfs (gup_test, split_huge_pages), /dev/zero (gup_test maps it) and
+ * THP on: hugepage_init() turns it off below 512 MiB of RAM.  What could
+ * not be done is said; the tests that need it then fail or skip themselves.
+ * hugetlb pages are reserved test by test (run_mm()).
+ */
+static void mm_setup(void)
+{
+	static const char *const fs[][2] = {
+		{ "/huge", "hugetlbfs" }, { "/sys/kernel/debug", "debugfs" },
+	};
+	unsigned int i;
+	int err;
+
+	mknod("/dev/zero", S_IFCHR | 0666, (1 << 8) | 5);
+	mknod("/dev/null", S_IFCHR | 0666, (1 << 8) | 3);
+	for (i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+		mkdir(fs[i][0], 0755);
+		if (mount(fs[i][1], fs[i][0], fs[i][1], 0, NULL) < 0)
+			printf("# mm: %s at %s: errno %d\n", fs[i][1], fs[i][0], errno);
+		else
+			printf("# mm: %s at %s\n", fs[i][1], fs[i][0]);
+	}
+	err = write_file(THP_ENABLED, "always");
+	printf("# mm: THP: %s\n", err < 0 ? "not in this kernel" : "always");
+}
+
+/*
+ * Load the mm selftests of SET from /etc/mm-selftests into lines[] (their
+ * "NAME PROG ARG..." part), and those the list marks skip ("NAME REASON"),
+ * with skip[] set; returns how many.
+ */
+static int mm_tests(char *list, const char *set, char **lines, char *skip)
+{
+	int n = 0, l = strlen(set), s;
+	char *p = list, *line;
+
+	while (*p && n < MAX_MM) {
+		line = p;
+		while (*p && *p != '\n')
+			p++;
+		if (*p)
+			*p++ = 0;
+		if (!*line || *line == '#')
+			continue;
+		s = !strncmp(line, "skip ", 5);
+		if (!s && strcmp(set, "full") &&
+		    (strncmp(line, set, l) || line[l] != ' '))
+			continue;
+		while (*line && *line != ' ')
+			line++;
+		while (*line == ' ')
+			line++;
+		if (*line) {
+			skip[n] = s;
+			lines[n++] = line;
+		}
+	}
+	return n;
+}
+
+/*
+ * mm selftest n: line is "NAME [hugepages=N] PROG ARG...", or with skip
+ * "NAME REASON".  With hugepages=N, N hugetlb pages are reserved for the
+ * test (vm.nr_hugepages) and released after it: reserved for all of them,
+ * they would leave the THP tests no free 2 MiB block.  A kernel without
+ * hugetlb pages skips such a test.
+ */
+static void run_mm(int n, char *line, int skip, int timeout)
+{
+	static char name[64], reason[160], nr[16];
+	char *cmd = line, *hp = NULL;
+
+	prog_name(name, "mm.", line);
+	while (*cmd && *cmd != ' ')
+		cmd++;
+	while (*cmd == ' ')
+		cmd++;
+	if (skip) {
+		strcpy(reason, "SKIP ");
+		strncpy(reason + 5, cmd, sizeof(reason) - 6);
+		result(n, name, 1, reason);
+		return;
+	}
+	if (!strncmp(cmd, "hugepages=", 10)) {
+		hp = cmd + 10;
+		while (*cmd && *cmd != ' ')
+			cmd++;
+		if (*cmd)
+			*cmd++ = 0;
+		if (write_file(NR_HUGEPAGES, hp) < 0 ||
+		    read_file(NR_HUGEPAGES, nr, sizeof(nr)) < 0) {
+			result(n, name, 1, "SKIP no hugetlb pages: cannot write "
+			       NR_HUGEPAGES " (kernel without HUGETLBFS)");
+			return;
+		}
+		printf("# %s: nr_hugepages=%ld asked=%s\n", name, atol(nr), hp);
+	}
+	run_prog(n, name, "/kselftest", cmd, timeout, 1);
+	if (hp)
+		write_file(NR_HUGEPAGES, "0");
 }
 
 int main(int argc, char **argv)
 {
-	static char list[2048], extra[4096], bench[32], threads[64] = "1";
+	static char list[2048], extra[4096], mm[4096], bench[32], threads[64] = "1";
 	const char *tests[MAX_TESTS], *args[MAX_TESTS] = { NULL };
-	char only[256], tbuf[16], *name, *p, *extras[MAX_EXTRA];
-	int ntests = 0, nextra = 0, timeout = 300, i, bad, l;
+	char only[256], tbuf[16], mmset[16], *name, *p, *extras[MAX_EXTRA];
+	char *mms[MAX_MM], mmskip[MAX_MM];
+	int ntests = 0, nextra = 0, nmm = 0, timeout = 300, i, bad, l;
 
 	mkdir("/proc", 0755);
 	mkdir("/sys", 0755);
@@ -408,7 +582,12 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("KTAP version 1\n1..%d\n", ntests + nextra + 1);
+	/* the kernel's mm selftests (make mm-selftests), not in bench mode */
+	if (!bench[0] && cmdline_arg("ptltest.mm", mmset, sizeof(mmset)) &&
+	    read_file("/etc/mm-selftests", mm, sizeof(mm)) > 0)
+		nmm = mm_tests(mm, mmset, mms, mmskip);
+
+	printf("KTAP version 1\n1..%d\n", ntests + nextra + nmm + 1);
 	swap_setup();
 	bad = klog_check(BOOT_LOG);
 	if (bad)
@@ -418,6 +597,10 @@ int main(int argc, char **argv)
 		run_test(i + 2, tests[i], args[i], timeout);
 	for (i = 0; i < nextra; i++)
 		run_extra(ntests + i + 2, extras[i], timeout);
+	if (nmm)
+		mm_setup();
+	for (i = 0; i < nmm; i++)
+		run_mm(ntests + nextra + i + 2, mms[i], mmskip[i], timeout);
 	printf("# ptltest: done\n");
 	sync();
 	reboot(LINUX_REBOOT_CMD_RESTART);

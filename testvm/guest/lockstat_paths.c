@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockstat_paths - each path that must lock a page table is seen taking the
+ * lock, counted by lock_stat in the class the mode says (ptlock_ptr(page)
+ * with split_ptlocks on, &mm->page_table_lock off), so that a path that lost
+ * its lock shows as a count too low, not only as a debug warning when it
+ * races.  TABLES pte tables are populated, one page each, 4 MiB apart:
+ *   fork: copy_pte_range() locks the child's table and the parent's, so the
+ *         fork takes the class at least 2 * TABLES times;
+ *   zap:  zap_pte_range() locks each table it zaps, so the munmap of the
+ *         area takes it at least TABLES times.
+ * TABLES is large against what else takes the lock meanwhile (the child's
+ * and the parent's own copy-on-write faults, some 50 here), so that a fork
+ * that locks only one side, or a zap that locks none, falls below the bound.
+ * Needs /proc/lock_stat (debug kernels) and the series; skipped without.
+ */
+#include "harness.h"
+
+#define TABLES		256
+#define STRIDE		(4 * MiB)	/* a pte table, or two with PAE */
+#define SEED		0x9a7b5000u
+
+int main(void)
+{
+	struct lock_counts mm, pt;
+	long fork_acq, zap_acq, fork_other, zap_other;
+	unsigned int digest = DIGEST_INIT;
+	volatile int *go;
+	unsigned char *area;
+	char mode[8];
+	int i, on, status;
+	pid_t pid;
+
+	test_name = "lockstat_paths";
+	if (read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) < 0)
+		skip("no /sys/kernel/mm/split_ptlocks: kernel without the series");
+	if (!lockstat_clear())
+		skip("no /proc/lock_stat: kernel without LOCK_STAT");
+	on = !strncmp(mode, "on", 2);
+	go = map_shared(PAGE_SIZE);
+	/* 1 GiB of address space, a page of it used: not charged to memory */
+	area = mmap(NULL, (TABLES + 1) * STRIDE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (area == MAP_FAILED)
+		fail("mmap of %lu bytes: errno %d", (TABLES + 1) * STRIDE, errno);
+	area = (unsigned char *)(((unsigned long)area + STRIDE - 1) & ~(STRIDE - 1));
+	for (i = 0; i < TABLES; i++)
+		fill_page((unsigned int *)(area + i * STRIDE), SEED, i);
+	*go = 0;
+	lockstat_class(LOCK_MM, &mm);	/* its buffer faulted in before the count */
+
+	lockstat_clear();
+	pid = fork_child();
+	if (pid == 0) {
+		for (i = 0; i < TABLES; i++)
+			if (check_page((unsigned int *)(area + i * STRIDE), SEED, i,
+				       &digest) >= 0)
+				exit_group(2);
+		futex_wait_for(go, 1);
+		exit_group(0);
+	}
+	lockstat_class(LOCK_MM, &mm);
+	lockstat_class(LOCK_PTL, &pt);
+	fork_acq = on ? pt.acq : mm.acq;
+	fork_other = on ? mm.acq : pt.acq;
+	futex_add(go, 1);
+	status = reap(pid);
+	if (status)
+		fail("child: status %d (2: a page it inherited was wrong)", status);
+
+	lockstat_clear();
+	if (munmap(area, TABLES * STRIDE))	/* what is left around it is untouched */
+		fail("munmap: errno %d", errno);
+	lockstat_class(LOCK_MM, &mm);
+	lockstat_class(LOCK_PTL, &pt);
+	zap_acq = on ? pt.acq : mm.acq;
+	zap_other = on ? mm.acq : pt.acq;
+
+	printf("# %s: mode=%s tables=%d fork_acq=%ld fork_other=%ld zap_acq=%ld zap_other=%ld\n",
+	       test_name, on ? "on" : "off", TABLES, fork_acq, fork_other, zap_acq,
+	       zap_other);
+	if (fork_acq < 2 * TABLES)
+		fail("fork of %d tables took %s %ld times, not at least %d",
+		     TABLES, on ? LOCK_PTL : LOCK_MM, fork_acq, 2 * TABLES);
+	if (zap_acq < TABLES)
+		fail("munmap of %d tables took %s %ld times, not at least %d",
+		     TABLES, on ? LOCK_PTL : LOCK_MM, zap_acq, TABLES);
+	pass();
+}

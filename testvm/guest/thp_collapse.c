@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thp_collapse - khugepaged makes a huge page of a range faulted as small
+ * pages: 2 MiB at 0x20000000 are written page by page while THP is only for
+ * MADV_HUGEPAGE areas, then madvised, and khugepaged (scanning every 10 ms
+ * for this test) must collapse them: collapse_huge_page() takes the pmd
+ * lock and then the pte lock of the table it replaces, and deposits that
+ * table.  The data must survive, AnonHugePages must grow by the huge page
+ * within COLLAPSE_MS, khugepaged's pages_collapsed must count it.  Then the
+ * result is moved within its pmd table, then into another (PAE: 0x60000000),
+ * and unmapped there: AnonHugePages must be where it was.  The unmap
+ * withdraws the table the collapse deposited from the new pmd table's list.
+ */
+#include "harness.h"
+#include <linux/mman.h>
+
+#define SEED		0xc011a000u
+#define LOW		0x20000000UL	/* pmd table 0 (PAE) */
+#define LOW2		0x20400000UL	/* pmd table 0, another entry */
+#define HIGH		0x60000000UL	/* pmd table 1 */
+#define COLLAPSE_MS	60000
+#define KHUGEPAGED	"/sys/kernel/mm/transparent_hugepage/khugepaged/"
+
+static unsigned int digest = DIGEST_INIT;
+
+static unsigned long khugepaged_read(const char *knob)
+{
+	static char path[96], buf[32];
+
+	strcpy(path, KHUGEPAGED);
+	strcpy(path + strlen(KHUGEPAGED), knob);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		fail("cannot read %s", path);
+	return atol(buf);
+}
+
+static void khugepaged_write(const char *knob, unsigned long v)
+{
+	static char path[96], buf[16];
+
+	strcpy(path, KHUGEPAGED);
+	strcpy(path + strlen(KHUGEPAGED), knob);
+	utoa_r(v, buf);
+	if (write_file(path, buf) < 0)
+		fail("cannot write %s to %s", buf, path);
+}
+
+static void move(unsigned char **m, unsigned long to, unsigned long huge_kb,
+		 const char *what)
+{
+	long ret = sys_mremap(*m, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			      (void *)to);
+
+	if (ret != (long)to)
+		fail("%s: mremap %p to 0x%lx returned 0x%lx", what, *m, to, ret);
+	*m = (unsigned char *)to;
+	hpage_check(*m, SEED, what, &digest);
+	if (thp_anon_kb() != huge_kb)
+		fail("%s: AnonHugePages %lu kB, not %lu kB", what, thp_anon_kb(), huge_kb);
+}
+
+int main(void)
+{
+	unsigned long base, collapsed, scan_sleep, alloc_sleep, p;
+	unsigned char *m;
+	long ms, waited;
+
+	test_name = "thp_collapse";
+	thp_enable();
+	base = thp_anon_kb();
+	collapsed = khugepaged_read("pages_collapsed");
+	scan_sleep = khugepaged_read("scan_sleep_millisecs");
+	alloc_sleep = khugepaged_read("alloc_sleep_millisecs");
+
+	/* small pages first: no MADV_HUGEPAGE yet, and THP is madvise-only */
+	m = mmap((void *)LOW, HPAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || (unsigned long)m != LOW)
+		fail("mmap at 0x%lx gave %p (errno %d)", LOW, m, errno);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		fill_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p);
+	if (thp_anon_kb() != base)
+		fail("faulted as a huge page already: AnonHugePages %lu kB, was %lu kB",
+		     thp_anon_kb(), base);
+
+	khugepaged_write("scan_sleep_millisecs", 10);
+	khugepaged_write("alloc_sleep_millisecs", 10);
+	if (sys_madvise(m, HPAGE, MADV_HUGEPAGE))
+		fail("madvise(MADV_HUGEPAGE): errno %d", errno);
+	/* a write of the knob also ends the sleep khugepaged is in now */
+	khugepaged_write("scan_sleep_millisecs", 10);
+	ms = now_ms();
+	while (thp_anon_kb() < base + HPAGE / 1024 && now_ms() - ms < COLLAPSE_MS)
+		sleep_ms(20);
+	waited = now_ms() - ms;
+	khugepaged_write("scan_sleep_millisecs", scan_sleep);
+	khugepaged_write("alloc_sleep_millisecs", alloc_sleep);
+	if (thp_anon_kb() < base + HPAGE / 1024)
+		fail("no collapse in %d ms: AnonHugePages %lu kB, was %lu kB",
+		     COLLAPSE_MS, thp_anon_kb(), base);
+	if (khugepaged_read("pages_collapsed") <= collapsed)
+		fail("AnonHugePages grew but khugepaged's pages_collapsed did not");
+	corrupt_if_asked(m + PAGE_SIZE);
+	hpage_check(m, SEED, "after the collapse", &digest);
+
+	move(&m, LOW2, base + HPAGE / 1024, "collapsed THP moved within its table");
+	move(&m, HIGH, base + HPAGE / 1024, "moved across tables");
+	if (munmap(m, HPAGE))
+		fail("munmap: errno %d", errno);
+	if (thp_anon_kb() != base)
+		fail("after munmap AnonHugePages %lu kB, was %lu kB", thp_anon_kb(), base);
+
+	printf("# %s: collapse_ms=%ld moves=2 digest=%08x\n", test_name, waited, digest);
+	pass();
+}
