@@ -61,7 +61,8 @@ help:
 	@echo "make torture   mm_torture alone on the debug kernel in each mode, long"
 	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
 	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
-	@echo "               stock vs on at T=1 (build/report/bench.md, .json, .png)"
+	@echo "               stock vs on at T=1, huge pages per pmd table on PAE"
+	@echo "               (build/report/bench.md, .json, .png)"
 	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
 	@echo "               the files they touch (i386, x86_64, ARM and ppc64le via"
 	@echo "               clang): no new warnings; the KUnit test with KUNIT=m"
@@ -211,7 +212,7 @@ check: report selftest lint historical-check mm-selftests-check
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
 		$(B)/results/historical.json $(B)/results/mm-selftests.json
 
-bench: kernel-perf kernel-debug kernel-stock-perf guest
+bench: kernel-perf kernel-debug kernel-stock-perf kernel-perf-pae kernel-debug-pae guest
 	@testvm/bench.sh
 
 lint: kernel-debug kernel-stock-debug kernel-debug-pae

@@ -15,7 +15,8 @@ import statistics
 import subprocess
 import sys
 
-RUN = re.compile(r"(scaling|contention|cost)-(\d+)-(on|off|stock)-(\w+)$")
+RUN = re.compile(r"(scaling|contention|cost|huge|hugelock)-(\d+)-(on|off|stock)-(\w+)$")
+LOCK_PARTS = ("contention", "hugelock")		# debug kernels: lock_stat figures
 LINE = re.compile(r"^# bench: (.*)$")
 KV = re.compile(r"(\w+)=(\d+)")
 LOCK_KEYS = ("mm_acq", "mm_con", "mm_wait_us", "ptl_acq", "ptl_con", "ptl_wait_us")
@@ -46,11 +47,11 @@ def stats(values):
 
 
 def summarise(got):
-    rows = {"scaling": [], "contention": [], "cost": []}
+    rows = {"scaling": [], "contention": [], "cost": [], "huge": [], "hugelock": []}
     for (part, kind, t, mode), per in sorted(got.items()):
         row = {"kind": kind, "threads": t, "mode": mode,
                "faults_per_s": stats([f["faults_per_s"] for f in per.values()])}
-        if part == "contention":
+        if part in LOCK_PARTS:
             for k in LOCK_KEYS:
                 row[k] = stats([f.get(k, 0) for f in per.values()])
         rows[part].append(row)
@@ -132,12 +133,8 @@ def markdown(host, rows, gl):
             r["kind"], r["threads"], fmt(r["faults_per_s"]),
             fmt(off["faults_per_s"]) if off else "-",
             "%.2f" % (r["faults_per_s"]["median"] / off["faults_per_s"]["median"]) if off else "-"))
-    md += ["", "## Contention (debug kernel, lock_stat, lameter, 2 threads)", "",
-           "| mode | faults/s | page_table_lock acq / con / wait us | ptlock acq / con / wait us |",
-           "|---|---|---|---|"]
-    for r in rows["contention"]:
-        md.append("| %s | %s | %d / %d / %d | %d / %d / %d |" % (
-            r["mode"], fmt(r["faults_per_s"]), *(r[k]["median"] for k in LOCK_KEYS)))
+    md += lock_table(rows["contention"],
+                     "Contention (debug kernel, lock_stat, lameter, 2 threads)")
     md += ["", "## Cost of the switch (T=1): faults/s", "",
            "| kind | stock 6.1 | patched, split=on |", "|---|---|---|"]
     for r in rows["cost"]:
@@ -145,17 +142,42 @@ def markdown(host, rows, gl):
             on = find(rows["cost"], r["kind"], 1, "on")
             md.append("| %s | %s | %s |" % (r["kind"], fmt(r["faults_per_s"]),
                                             fmt(on["faults_per_s"]) if on else "-"))
+    if rows["huge"]:
+        md += ["", "## Huge pages (PAE: perf-pae unless PERF_PAE_KERNEL says otherwise; 2 vCPUs; kind thp): THP faults/s", "",
+               "Each thread first-touches its own huge pages, in a pmd table of its own.", "",
+               "| T | split=on | split=off | on/off |", "|---|---|---|---|"]
+        for r in rows["huge"]:
+            off = find(rows["huge"], r["kind"], r["threads"], "off")
+            if r["mode"] == "on":
+                md.append("| %d | %s | %s | %s |" % (
+                    r["threads"], fmt(r["faults_per_s"]), fmt(off["faults_per_s"]) if off else "-",
+                    "%.2f" % (r["faults_per_s"]["median"] / off["faults_per_s"]["median"])
+                    if off else "-"))
+    if rows["hugelock"]:
+        md += lock_table(rows["hugelock"], "Huge-page contention (debug-pae kernel, lock_stat, "
+                         "thp, 2 threads): the pmd-level lock")
     return "\n".join(md) + "\n"
 
 
+def lock_table(rows, title):
+    md = ["", "## " + title, "",
+          "| mode | faults/s | page_table_lock acq / con / wait us | ptlock acq / con / wait us |",
+          "|---|---|---|---|"]
+    for r in rows:
+        md.append("| %s | %s | %d / %d / %d | %d / %d / %d |" % (
+            r["mode"], fmt(r["faults_per_s"]), *(r[k]["median"] for k in LOCK_KEYS)))
+    return md
+
+
 def plot(out, rows):
-    kinds = sorted({r["kind"] for r in rows["scaling"]})
+    # one panel per kind; thp's figures come from the huge part
+    kinds = sorted({r["kind"] for r in rows["scaling"] + rows["huge"]})
     if not kinds:
         return
     gp = ["set terminal png size 1000,%d" % (380 * ((len(kinds) + 1) // 2)),
           "set output '%s'" % os.path.join(out, "bench.png"),
-          "set multiplot layout %d,2 title 'page faults/s vs threads (perf kernel, TCG; "
-          "median, min..max)'" % ((len(kinds) + 1) // 2),
+          "set multiplot layout %d,2 title 'page faults/s vs threads (perf kernels, TCG; "
+          "thp: huge faults, perf-pae; median, min..max)'" % ((len(kinds) + 1) // 2),
           "set xlabel 'threads'", "set ylabel 'faults/s'", "set xtics 1",
           "set yrange [0:*]", "set offsets 0.2, 0.2, 0, 0", "set key bottom right"]
     for kind in kinds:
@@ -163,7 +185,7 @@ def plot(out, rows):
         for mode in ("on", "off"):
             dat = os.path.join(out, "bench-%s-%s.dat" % (kind, mode))
             with open(dat, "w") as f:
-                for r in rows["scaling"]:
+                for r in rows["scaling"] + rows["huge"]:
                     if r["kind"] == kind and r["mode"] == mode:
                         s = r["faults_per_s"]
                         f.write("%d %d %d %d\n" % (r["threads"], s["median"], s["min"], s["max"]))

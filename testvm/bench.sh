@@ -14,6 +14,12 @@
 #               &mm->page_table_lock and of the ptlock class
 #   cost        stock 6.1 (stock-perf) vs patched split_ptlocks=on, T=1,
 #               BENCH_COST_KINDS, BENCH_COST_ROUNDS rounds
+#   huge        the split pmd lock: perf-pae kernel in the PAE cell with 2
+#               vCPUs, on vs off, kind thp (huge pages first-touched by each
+#               thread in its own pmd table) at BENCH_THREADS,
+#               BENCH_HUGE_ROUNDS rounds
+#   hugelock    debug-pae kernel (lock_stat), on vs off: thp at 2 threads,
+#               BENCH_LOCK_ROUNDS rounds; the same lock figures as contention
 #
 # Consoles go to BENCH_OUT/runs/PART-ROUND-MODE-KIND; testvm/bench.py writes
 # the medians, spreads and goal ratios to BENCH_OUT/bench.{md,json,png}.
@@ -24,10 +30,12 @@
 #   BENCH_THREADS      default 1,2 (the vCPUs)
 #   BENCH_LOCK_ROUNDS  default 3;  BENCH_COST_ROUNDS default 9
 #   BENCH_COST_KINDS   default pf1
-#   BENCH_PARTS        default "scaling contention cost"
+#   BENCH_HUGE_ROUNDS  default 3
+#   BENCH_PARTS        default "scaling contention cost huge hugelock"
 #   BENCH_TCG          multi (default: a host thread per vCPU) or single
-#   PERF_KERNEL, DEBUG_KERNEL, STOCK_KERNEL   names under $BUILD/kernel or
-#                      bzImage paths (default perf, debug, stock-perf)
+#   PERF_KERNEL, DEBUG_KERNEL, STOCK_KERNEL, PERF_PAE_KERNEL, DEBUG_PAE_KERNEL
+#                      names under $BUILD/kernel or bzImage paths (default
+#                      perf, debug, stock-perf, perf-pae, debug-pae)
 #
 # Under TCG the figures measure the emulated machine on this host: compare
 # the modes with each other, not with hardware, and on an otherwise idle host.
@@ -39,9 +47,10 @@ BUILD=${BUILD:-$here/../build}
 out=${BENCH_OUT:-$BUILD/report}
 MS=${BENCH_MS:-5000}
 THREADS=${BENCH_THREADS:-1,2}
-PARTS=${BENCH_PARTS:-scaling contention cost}
+PARTS=${BENCH_PARTS:-scaling contention cost huge hugelock}
 TCG=${BENCH_TCG:-multi}
 CELL=perf-smp2
+PAE_CELL=pae-on-smp4	# its memory and CPU; booted with 2 vCPUs
 runs=$out/runs
 
 die() {
@@ -58,8 +67,18 @@ kernel() {
 
 case $TCG in single|multi) ;; *) die "BENCH_TCG: '$TCG' (single or multi)" ;; esac
 command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot-nox)"
-for k in ${PERF_KERNEL:-perf} ${DEBUG_KERNEL:-debug} ${STOCK_KERNEL:-stock-perf}; do
-	[ -f "$(kernel "$k")" ] || die "no kernel $(kernel "$k") (make kernel-$k)"
+for part in $PARTS; do
+	case $part in
+	scaling) ks=${PERF_KERNEL:-perf} ;;
+	contention) ks=${DEBUG_KERNEL:-debug} ;;
+	cost) ks="${PERF_KERNEL:-perf} ${STOCK_KERNEL:-stock-perf}" ;;
+	huge) ks=${PERF_PAE_KERNEL:-perf-pae} ;;
+	hugelock) ks=${DEBUG_PAE_KERNEL:-debug-pae} ;;
+	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost huge hugelock)" ;;
+	esac
+	for k in $ks; do
+		[ -f "$(kernel "$k")" ] || die "no kernel $(kernel "$k") (make kernel-$k)"
+	done
 done
 rm -rf "$runs" "$out/resets.txt"
 mkdir -p "$runs"
@@ -73,11 +92,15 @@ mkdir -p "$runs"
 } >"$out/host.txt"
 
 # boot PART ROUND MODE KIND KERNEL THREADS: one measured boot; MODE is on,
-# off or stock (no split_ptlocks= at all: a kernel without the series)
+# off or stock (no split_ptlocks= at all: a kernel without the series).
+# The huge parts boot the PAE cell with 2 vCPUs; its own split_ptlocks= is
+# overridden by the one given after it.
 boot() {
 	dir=$runs/$1-$2-$3-$4
 	arg="split_ptlocks=$3"
 	[ "$3" != stock ] || arg=
+	cell=$CELL smp=
+	case $1 in huge*) cell=$PAE_CELL smp=2 arg="$arg ptltest.thp=1" ;; esac
 	t0=$(date +%s)
 	# vCPUs in parallel (one host thread each) for the threads to contend;
 	# that TCG resets a guest now and then while the kernel patches its
@@ -86,8 +109,8 @@ boot() {
 	# again, five times at most, and counted
 	try=1
 	until KERNEL=$(kernel "$5") TIMEOUT=$((120 + MS * 3 / 100)) TCG_THREAD=$TCG \
-	      APPEND="$arg ptltest.bench=bench_faults ptlbench.kind=$4 ptlbench.threads=$6 ptlbench.ms=$MS" \
-		"$here/qemu-run.sh" "$CELL" "$dir" >"$dir.log" 2>&1; do
+	      SMP=$smp APPEND="$arg ptltest.bench=bench_faults ptlbench.kind=$4 ptlbench.threads=$6 ptlbench.ms=$MS" \
+		"$here/qemu-run.sh" "$cell" "$dir" >"$dir.log" 2>&1; do
 		if [ $try -ge 6 ] || ! grep -q "the guest ended before the test runner" "$dir.log" ||
 		   grep -v "^#" "$here/klog-bad.txt" | grep -q -F -f - "$dir/console.log"; then
 			cat "$dir.log" >&2
@@ -114,9 +137,9 @@ boot() {
 for part in $PARTS; do
 	case $part in
 	scaling) rounds=${BENCH_ROUNDS:-5} ;;
-	contention) rounds=${BENCH_LOCK_ROUNDS:-3} ;;
+	contention|hugelock) rounds=${BENCH_LOCK_ROUNDS:-3} ;;
 	cost) rounds=${BENCH_COST_ROUNDS:-9} ;;
-	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost)" ;;
+	huge) rounds=${BENCH_HUGE_ROUNDS:-3} ;;
 	esac
 	r=1
 	while [ "$r" -le "$rounds" ]; do
@@ -134,6 +157,12 @@ for part in $PARTS; do
 				boot cost $r stock "$kind" "${STOCK_KERNEL:-stock-perf}" 1
 				boot cost $r on "$kind" "${PERF_KERNEL:-perf}" 1
 			done ;;
+		huge)
+			boot huge $r on thp "${PERF_PAE_KERNEL:-perf-pae}" "$THREADS"
+			boot huge $r off thp "${PERF_PAE_KERNEL:-perf-pae}" "$THREADS" ;;
+		hugelock)
+			boot hugelock $r on thp "${DEBUG_PAE_KERNEL:-debug-pae}" 2
+			boot hugelock $r off thp "${DEBUG_PAE_KERNEL:-debug-pae}" 2 ;;
 		esac
 		r=$((r + 1))
 	done

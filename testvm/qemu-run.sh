@@ -18,7 +18,8 @@
 #
 #   TIMEOUT    seconds before the guest is killed (default 600)
 #   INITRAMFS  default $BUILD/initramfs.cpio
-#   KERNEL, APPEND, SWAP_MB override the cell's values.
+#   KERNEL, APPEND, SWAP_MB, SMP override the cell's values (APPEND adds to
+#              the cell's arguments).
 #   TCG_THREAD single (default) or multi: one host thread per vCPU
 
 set -eu
@@ -46,7 +47,7 @@ val() {
 KERNEL=${KERNEL:-$(val KERNEL)}
 APPEND="$(val APPEND)${APPEND:+ $APPEND}"
 SWAP_MB=${SWAP_MB:-$(val SWAP_MB)}
-SMP=$(val SMP)
+SMP=${SMP:-$(val SMP)}
 # MAXCPUS: CPU slots the firmware lists beyond SMP, as hot-pluggable
 MAXCPUS=$(val MAXCPUS)
 MAXCPUS=${MAXCPUS:-$SMP}

@@ -11,6 +11,12 @@
  *   kind=lameter  Christoph Lameter's case: T threads first-touch disjoint
  *                 slices of ONE shared area (each slice its own page tables),
  *                 the area unmapped and mapped again between passes.
+ *   kind=thp      the split pmd lock's case (PAE, THP): T threads (at most
+ *                 2) first-touch their own THP_PER_THREAD transparent huge
+ *                 pages of one MADV_HUGEPAGE mapping, thread i's in pmd
+ *                 table i (from 0x10000000, 0x40000000), the mapping unmapped and mapped again
+ *                 between passes.  A fault is a huge page; the first pass
+ *                 must show them in AnonHugePages, or the run fails.
  *
  * Both run for ptlbench.ms milliseconds (default 2000) and print one line
  *   # bench: kind=K threads=T faults=N ms=M faults_per_s=R
@@ -27,6 +33,11 @@
 #define PF1_REGION	(4 * MiB)	/* per thread, per pass: 1024 faults */
 #define LAMETER_AREA	(16 * MiB)	/* shared, per pass: 4096 faults */
 #define SEED		0xbe4c0000u
+/* thread i's huge pages at THP_BASE + i * THP_STRIDE: pmd tables 0 and 1 */
+#define THP_BASE	0x10000000UL
+#define THP_STRIDE	0x30000000UL
+#define THP_PER_THREAD	4
+#define THP_LEN(n)	(((n) - 1) * THP_STRIDE + THP_PER_THREAD * HPAGE)
 
 static volatile long deadline;		/* now_ms() when to stop */
 static long faults[MAX_THREADS];
@@ -98,7 +109,7 @@ static int pf(struct thread *t)
 }
 
 static unsigned char *shared_area;
-static long lameter_pass;
+static long area_pass;
 static int nthreads;
 
 static int lameter(struct thread *t)
@@ -106,9 +117,34 @@ static int lameter(struct thread *t)
 	unsigned long pages = LAMETER_AREA / PAGE_SIZE / nthreads;
 
 	gate_wait();
-	errors[t->id] += touch_pages(shared_area, t->id * pages, pages, 0, lameter_pass);
+	errors[t->id] += touch_pages(shared_area, t->id * pages, pages, 0, area_pass);
 	faults[t->id] += pages;
 	return 0;
+}
+
+static int thp(struct thread *t)
+{
+	unsigned char *area = shared_area + t->id * THP_STRIDE;
+
+	gate_wait();
+	errors[t->id] += touch_pages(area, 0, THP_PER_THREAD * HPAGE_PAGES, t->id,
+				     area_pass);
+	faults[t->id] += THP_PER_THREAD;
+	return 0;
+}
+
+/* The thp kind's mapping, from THP_BASE over every thread's huge pages. */
+static __attribute__((noinline)) unsigned char *map_thp(void)
+{
+	unsigned long len = THP_LEN(nthreads);
+	unsigned char *m = mmap((void *)THP_BASE, len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (m != (unsigned char *)THP_BASE)
+		fail("mmap of %lu bytes at 0x%lx gave %p (errno %d)", len, THP_BASE, m, errno);
+	if (sys_madvise(m, len, MADV_HUGEPAGE))
+		fail("madvise(MADV_HUGEPAGE): errno %d", errno);
+	return m;
 }
 
 int main(int argc, char **argv)
@@ -142,7 +178,7 @@ int main(int argc, char **argv)
 		threads_run(t, nthreads);
 	} else if (!strcmp(kind, "lameter")) {
 		t = threads_create(nthreads, lameter, NULL);
-		for (lameter_pass = 0; now_ms() < deadline; lameter_pass++) {
+		for (area_pass = 0; now_ms() < deadline; area_pass++) {
 			/* slices start on a page-table boundary (4 MiB; 2 MiB with PAE) */
 			raw = map_pass(LAMETER_AREA + 4 * MiB);
 			shared_area = (unsigned char *)(((unsigned long)raw + 4 * MiB - 1) &
@@ -150,8 +186,26 @@ int main(int argc, char **argv)
 			threads_run(t, nthreads);
 			munmap(raw, LAMETER_AREA + 4 * MiB);
 		}
+	} else if (!strcmp(kind, "thp")) {
+		unsigned long base_kb, huge_kb = 0;
+
+		if (nthreads > 2)
+			fail("kind=thp: at most 2 threads (a pmd table of its own each)");
+		thp_enable();
+		base_kb = thp_anon_kb();
+		t = threads_create(nthreads, thp, NULL);
+		for (area_pass = 0; now_ms() < deadline; area_pass++) {
+			shared_area = map_thp();
+			threads_run(t, nthreads);
+			if (!area_pass)
+				huge_kb = thp_anon_kb() - base_kb;
+			munmap(shared_area, THP_LEN(nthreads));
+		}
+		if (huge_kb < nthreads * THP_PER_THREAD * HPAGE / 1024)
+			fail("kind=thp: AnonHugePages grew by %lu kB, not %lu: no huge pages",
+			     huge_kb, nthreads * THP_PER_THREAD * HPAGE / 1024);
 	} else {
-		fail("ptlbench.kind=%s: pf1, pf2, pf3 or lameter", kind);
+		fail("ptlbench.kind=%s: pf1, pf2, pf3, lameter or thp", kind);
 	}
 	elapsed = now_ms() - t0;
 	for (i = 0; i < nthreads; i++) {
