@@ -58,7 +58,8 @@ help:
 	@echo "               and on stock: a test ok on stock must pass in every mode"
 	@echo "               (MM_CELLS=..., MM_TIMEOUT=$(MM_TIMEOUT) s a test; about N min)"
 	@echo "make mm-selftests-check  the same for the set 'check' (in make check)"
-	@echo "make torture   mm_torture alone on the debug kernel in each mode, long"
+	@echo "make torture   mm_torture alone on the debug and debug-pae (THP) kernels"
+	@echo "               in each mode, long"
 	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
 	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
 	@echo "               stock vs on at T=1, huge pages per pmd table on PAE"
@@ -165,8 +166,8 @@ historical: $(if $(EXTRA)$(RUN),extra-check) guest
 		[ -f $(B)/runs/$$c/console.log ] || [ -f $(B)/runs/$$c/skip ] && echo $$c; done) || rc=1; \
 	testvm/report.py || rc=1; exit $$rc
 
-# make torture: mm_torture alone, long, on the debug kernel in each split mode
-TORTURE_CELLS ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4
+# make torture: mm_torture alone, long, on the debug and debug-pae kernels in each mode
+TORTURE_CELLS ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4 pae-on-smp4 pae-off-smp4
 TORTURE_OPS   ?= 60000
 SEED          ?= 28839
 torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_kernel,$(c))))) guest

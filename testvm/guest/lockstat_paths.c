@@ -7,23 +7,31 @@
  * races.  TABLES pte tables are populated, one page each, 4 MiB apart:
  *   fork: copy_pte_range() locks the child's table and the parent's, so the
  *         fork takes the class at least 2 * TABLES times;
+ *   swapoff: unuse_pte() locks the table of each swapped-out page it brings
+ *         back: after swap pressure pushed out S of the process's pages (its
+ *         resident set fell by S; S >= TABLES / 4, or the pressure missed
+ *         its subject and the test fails), swapoff takes it at least S
+ *         times, and the pages read back right;
  *   zap:  zap_pte_range() locks each table it zaps, so the munmap of the
  *         area takes it at least TABLES times.
  * TABLES is large against what else takes the lock meanwhile (the child's
  * and the parent's own copy-on-write faults, some 50 here), so that a fork
  * that locks only one side, or a zap that locks none, falls below the bound.
- * Needs /proc/lock_stat (debug kernels) and the series; skipped without.
+ * Needs /proc/lock_stat (debug kernels) and the series, skipped without;
+ * and swap, failed without.
  */
 #include "harness.h"
 
 #define TABLES		256
 #define STRIDE		(4 * MiB)	/* a pte table, or two with PAE */
 #define SEED		0x9a7b5000u
+#define PUSH		4096		/* pages of swap pressure */
 
 int main(void)
 {
 	struct lock_counts mm, pt;
-	long fork_acq, zap_acq, fork_other, zap_other;
+	long fork_acq, zap_acq, fork_other, zap_other, swap_acq, swapped;
+	char dev[64];
 	unsigned int digest = DIGEST_INIT;
 	volatile int *go;
 	unsigned char *area;
@@ -68,6 +76,24 @@ int main(void)
 	if (status)
 		fail("child: status %d (2: a page it inherited was wrong)", status);
 
+	swap_device(dev, sizeof(dev));
+	swapped = statm_resident();
+	swap_push(PUSH);
+	swapped -= statm_resident();
+	if (swapped < TABLES / 4)
+		fail("swap pressure of %d pages pushed out %ld of ours, not %d",
+		     PUSH, swapped, TABLES / 4);
+	lockstat_clear();
+	if (sys_swapoff(dev) < 0)
+		fail("swapoff(%s): errno %d", dev, errno);
+	lockstat_class(LOCK_MM, &mm);
+	lockstat_class(LOCK_PTL, &pt);
+	swap_on_again(dev);
+	swap_acq = on ? pt.acq : mm.acq;
+	for (i = 0; i < TABLES; i++)
+		if (check_page((unsigned int *)(area + i * STRIDE), SEED, i, &digest) >= 0)
+			fail("page %d wrong after swapoff", i);
+
 	lockstat_clear();
 	if (munmap(area, TABLES * STRIDE))	/* what is left around it is untouched */
 		fail("munmap: errno %d", errno);
@@ -76,12 +102,15 @@ int main(void)
 	zap_acq = on ? pt.acq : mm.acq;
 	zap_other = on ? mm.acq : pt.acq;
 
-	printf("# %s: mode=%s tables=%d fork_acq=%ld fork_other=%ld zap_acq=%ld zap_other=%ld\n",
-	       test_name, on ? "on" : "off", TABLES, fork_acq, fork_other, zap_acq,
-	       zap_other);
+	printf("# %s: mode=%s tables=%d fork_acq=%ld fork_other=%ld swapped=%ld swap_acq=%ld zap_acq=%ld zap_other=%ld\n",
+	       test_name, on ? "on" : "off", TABLES, fork_acq, fork_other, swapped,
+	       swap_acq, zap_acq, zap_other);
 	if (fork_acq < 2 * TABLES)
 		fail("fork of %d tables took %s %ld times, not at least %d",
 		     TABLES, on ? LOCK_PTL : LOCK_MM, fork_acq, 2 * TABLES);
+	if (swap_acq < swapped)
+		fail("swapoff of %ld of our pages took %s %ld times, not at least %ld",
+		     swapped, on ? LOCK_PTL : LOCK_MM, swap_acq, swapped);
 	if (zap_acq < TABLES)
 		fail("munmap of %d tables took %s %ld times, not at least %d",
 		     TABLES, on ? LOCK_PTL : LOCK_MM, zap_acq, TABLES);

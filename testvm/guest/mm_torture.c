@@ -26,6 +26,15 @@
  * pulses, the most pages in swap after one, and the threads' major faults
  * (swap-ins) during the churn; both must be non-zero.
  *
+ * With THP (the PAE cells; ptltest.thp=1 makes it required), each worker
+ * has one more slot, a huge one: HPAGE_PAGES pages, 2 MiB aligned, madvised
+ * MADV_HUGEPAGE, whose two homes lie in different pmd tables (0x20000000
+ * and 0x60000000 with PAE).  The same operations then fault, move, fork,
+ * protect, zap part of and swap out transparent huge pages: mremap moves a
+ * huge pmd and its deposited table across pmd tables, MADV_DONTNEED of part
+ * splits it.  The first write to a freshly mapped huge slot looks at
+ * AnonHugePages: figure thp_seen; with THP on and none seen, the test fails.
+ *
  * Test-only knob: ptltest.torture_skip_write=1 makes worker 0 leave one write
  * out of its model, which must be caught.
  */
@@ -41,6 +50,9 @@
 #define DEF_OPS		2000
 #define DEF_MS		60000
 #define SKIP_AT		200		/* worker 0's write left out of the model */
+#define HSLOT		NSLOTS		/* the huge slot, with THP */
+#define HUGE_HOME0	0x20000000UL	/* pmd table 0 (PAE): + worker * HPAGE */
+#define HUGE_HOME1	0x60000000UL	/* pmd table 1 */
 
 enum {
 	OP_MAP, OP_UNMAP, OP_MREMAP, OP_MPROTECT, OP_DONTNEED, OP_WRITE,
@@ -50,12 +62,12 @@ static const char *const op_name[NOPS] = { "map", "unmap", "mremap", "mprotect",
 	"dontneed", "write", "verify", "verify_slot", "fork" };
 
 struct slot {
-	int mapped, home, ro, pages;
-	unsigned int val[SLOT_PAGES];	/* 0: reads zeroes, else pattern seed */
+	int mapped, home, ro, pages, huge_seen;
+	unsigned int val[HPAGE_PAGES];	/* 0: reads zeroes, else pattern seed */
 };
 
 struct worker {
-	struct slot slot[NSLOTS];
+	struct slot slot[NSLOTS + 1];	/* + the huge one, with THP */
 	unsigned int rnd, gen, writes, scratch;
 	unsigned long op;		/* operations done */
 	int op_now;
@@ -71,10 +83,12 @@ struct results {			/* shared with the forked processes */
 	volatile int waited;		/* workers that met a pulse half-way */
 	volatile int swapped_off;	/* the swap area is off: verify */
 	volatile long swapped;		/* most pages in swap after a pulse */
+	volatile int thp_seen;		/* huge slots seen huge at first write */
 };
 
 static unsigned char *region;
 static unsigned int seed, skip_write, swap_pressure;
+static int nslots = NSLOTS;		/* NSLOTS + 1 with THP */
 static unsigned long max_ops;
 static long deadline;
 static struct worker w[NWORKERS];
@@ -91,6 +105,8 @@ static unsigned int rnd(struct worker *k)
 /* Home h of slot s of worker i: neighbouring spans belong to other workers. */
 static unsigned char *slot_addr(int i, int s, int h)
 {
+	if (s == HSLOT)
+		return (unsigned char *)((h ? HUGE_HOME1 : HUGE_HOME0) + i * HPAGE);
 	return region + ((unsigned long)(h * NSLOTS + s) * NWORKERS + i) * SPAN;
 }
 
@@ -99,7 +115,8 @@ static unsigned char *page_addr(int i, int s, int p)
 	return slot_addr(i, s, w[i].slot[s].home) + (unsigned long)p * PAGE_SIZE;
 }
 
-/* pattern page number: unique per worker, slot and page */
+/* pattern page number: unique per worker, slot and page (the huge slot's
+ * from 1024 up, above every small slot's) */
 static unsigned int pno(int i, int s, int p)
 {
 	return (i << 16) | (s << 6) | p;
@@ -152,7 +169,7 @@ static unsigned int verify_all(int i)
 	unsigned int d = DIGEST_INIT;
 	int s;
 
-	for (s = 0; s < NSLOTS; s++)
+	for (s = 0; s < nslots; s++)
 		d = digest_word(d, verify_slot(i, s));
 	return d;
 }
@@ -190,12 +207,16 @@ static void do_op(int i, int op, int s)
 	res->count[i][op]++;
 	switch (op) {
 	case OP_MAP:
-		sl->pages = 1 + rnd(k) % SLOT_PAGES;
+		sl->pages = s == HSLOT ? HPAGE_PAGES : 1 + rnd(k) % SLOT_PAGES;
 		len = (unsigned long)sl->pages * PAGE_SIZE;
 		if (mmap(a, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 			 MAP_ANONYMOUS | MAP_FIXED, -1, 0) != a)
 			fail("seed=%u worker=%d op#%lu map addr=%p: errno %d",
 			     seed, i, k->op, a, errno);
+		if (s == HSLOT && sys_madvise(a, len, MADV_HUGEPAGE))
+			fail("seed=%u worker=%d op#%lu madvise(MADV_HUGEPAGE) addr=%p: errno %d",
+			     seed, i, k->op, a, errno);
+		sl->huge_seen = 0;
 		sl->mapped = 1;
 		sl->ro = 0;
 		memset(sl->val, 0, sizeof(sl->val));
@@ -246,6 +267,11 @@ static void do_op(int i, int op, int s)
 			break;
 		}
 		sl->val[p] = k->gen;
+		if (s == HSLOT && !sl->huge_seen) {
+			sl->huge_seen = 1;
+			if (thp_anon_kb())
+				__sync_fetch_and_add(&res->thp_seen, 1);
+		}
 		break;
 	case OP_VERIFY:
 		verify_page(i, s, rnd(k) % sl->pages, &k->scratch);
@@ -325,7 +351,7 @@ static int worker(struct thread *t)
 		if (swap_pressure && k->op == max_ops / 2)
 			meet_pulse(i);
 		op = mix[rnd(k) % 100];
-		do_op(i, op, rnd(k) % NSLOTS);
+		do_op(i, op, rnd(k) % nslots);
 	}
 	reap_child(i);
 	res->ops[i] = k->op;
@@ -347,7 +373,8 @@ int main(void)
 	char swapdev[64];
 	pid_t pid, hog = 0;
 	long t0, err, majflt = major_faults();
-	int i, s, st;
+	int i, s, st, thp = 0;
+	char want[8];
 
 	test_name = "mm_torture";
 	seed = knob("ptltest.seed", DEF_SEED);
@@ -365,6 +392,14 @@ int main(void)
 	if (region == MAP_FAILED)
 		fail("reserving %lu bytes: errno %d", REGION, errno);
 	region = (unsigned char *)(((unsigned long)region + 4 * MiB - 1) & ~(4 * MiB - 1));
+	if (write_file(THP_ENABLED, "madvise") == 0 && write_file(THP_DEFRAG, "madvise") == 0) {
+		thp = 1;
+		nslots = NSLOTS + 1;
+		reserve((void *)HUGE_HOME0, NWORKERS * HPAGE, 0);
+		reserve((void *)HUGE_HOME1, NWORKERS * HPAGE, 0);
+	} else if (cmdline_arg("ptltest.thp", want, sizeof(want))) {
+		fail("ptltest.thp=%s asked, but no THP: cannot write %s", want, THP_ENABLED);
+	}
 
 	if (swap_pressure) {
 		hog = fork_child();
@@ -401,6 +436,9 @@ int main(void)
 	if (st)
 		fail("seed=%u worker=%d: process ended with %d", seed, NWORKERS - 1, st);
 	majflt = major_faults() - majflt;
+	if (thp && !res->thp_seen)
+		fail("seed=%u: THP on, but no huge slot was ever seen huge (AnonHugePages 0)",
+		     seed);
 	if (swap_pressure && res->waited >= NWORKERS - 1 && (!res->swapped || majflt <= 0))
 		fail("seed=%u: swap pressure without swap traffic: %ld pages swapped out, %ld major faults",
 		     seed, res->swapped, majflt);
@@ -430,6 +468,8 @@ int main(void)
 		swap_on_again(swapdev);
 		printf(" pulses=%d swapped=%ld majflt=%ld", res->pulses, res->swapped, majflt);
 	}
+	if (thp)
+		printf(" thp_seen=%d", res->thp_seen);
 	printf(" ms=%ld digest=%08x\n", now_ms() - t0, digest);
 	pass();
 }
