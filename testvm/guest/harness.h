@@ -38,6 +38,7 @@
 #include <nolibc.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
+#include <linux/mman.h>
 #ifndef RUSAGE_SELF		/* nolibc 6.1 lacks them; <linux/resource.h> clashes */
 #define RUSAGE_SELF	0
 #define RUSAGE_CHILDREN	(-1)
@@ -436,6 +437,26 @@ static inline long sys_mremap(void *old, unsigned long old_len, unsigned long ne
 static inline long sys_mprotect(void *addr, unsigned long len, int prot)
 {
 	return my_syscall3(__NR_mprotect, addr, len, prot);
+}
+
+/*
+ * Move the HPAGE bytes at *m to to by mremap, then check them against seed and that AnonHugePages reads huge_kb
+ * (a whole THP moves as one huge pmd).  what names the step in a failure.
+ */
+static void thp_move(unsigned char **m, unsigned long to, unsigned int seed,
+		     unsigned long huge_kb, const char *what, unsigned int *digest)
+{
+	long ret = sys_mremap(*m, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			      (void *)to);
+
+	if (ret != (long)to)
+		fail("%s: mremap %p to 0x%lx returned 0x%lx", what, *m, to, ret);
+	*m = (unsigned char *)to;
+	corrupt_if_asked(*m + PAGE_SIZE);
+	hpage_check(*m, seed, what, digest);
+	if (thp_anon_kb() != huge_kb)
+		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
+		     what, thp_anon_kb(), huge_kb);
 }
 
 /* --- threads ---------------------------------------------------------------

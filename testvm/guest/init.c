@@ -212,6 +212,21 @@ static void echo_line(const char *name, char *line, int len)
 	printf("# %s: out: %s\n", name, line);
 }
 
+static char mm_tail[MM_TAIL][161];	/* a selftest's last lines of output */
+
+/*
+ * Line n (len bytes at line) of a program's output: echoed if among the
+ * first EXTRA_LINES of a user's program, kept in mm_tail[] for a selftest.
+ */
+static void out_line(const char *name, char *line, int len, int n, int ksft)
+{
+	line[len] = 0;
+	if (ksft)
+		strcpy(mm_tail[n % MM_TAIL], line);
+	else if (n < EXTRA_LINES)
+		echo_line(name, line, len);
+}
+
 /*
  * Run one of the user's programs as test n: cmd is its /etc/extra line,
  * "PROG ARG...", split on blanks; the program is /extra/PROG, its stdin
@@ -232,7 +247,7 @@ static void echo_line(const char *name, char *line, int len)
 static void run_prog(int n, const char *name, const char *dir, char *cmd,
 		     int timeout, int ksft)
 {
-	static char path[64], line[161], buf[512], tail[MM_TAIL][161];
+	static char path[64], line[161], buf[512];
 	char *argv[MAX_ARGS + 1], *envp[] = { "PATH=/extra:/bin", NULL };
 	unsigned int digest = DIGEST_INIT;
 	unsigned long bytes = 0;
@@ -317,12 +332,7 @@ static void run_prog(int n, const char *name, const char *dir, char *cmd,
 		for (i = 0; i < r; i++) {
 			digest = digest_word(digest, (unsigned char)buf[i]);
 			if (buf[i] == '\n') {
-				line[len] = 0;
-				if (ksft)
-					strcpy(tail[lines % MM_TAIL], line);
-				else if (lines < EXTRA_LINES)
-					echo_line(name, line, len);
-				lines++;
+				out_line(name, line, len, lines++, ksft);
 				len = 0;
 			} else if (len < (int)sizeof(line) - 1) {
 				line[len++] = buf[i];
@@ -330,20 +340,14 @@ static void run_prog(int n, const char *name, const char *dir, char *cmd,
 		}
 		bytes += r;
 	}
-	if (len) {				/* no newline at the end */
-		line[len] = 0;
-		if (ksft)
-			strcpy(tail[lines % MM_TAIL], line);
-		else if (lines < EXTRA_LINES)
-			echo_line(name, line, len);
-		lines++;
-	}
+	if (len)				/* no newline at the end */
+		out_line(name, line, len, lines++, ksft);
 	if (ksft) {
 		if (lines > MM_TAIL)
 			printf("# %s: out: (%d lines before these not shown)\n", name,
 			       lines - MM_TAIL);
 		for (i = lines > MM_TAIL ? lines - MM_TAIL : 0; i < lines; i++)
-			echo_line(name, tail[i % MM_TAIL], strlen(tail[i % MM_TAIL]));
+			echo_line(name, mm_tail[i % MM_TAIL], strlen(mm_tail[i % MM_TAIL]));
 	} else if (lines > EXTRA_LINES) {
 		printf("# %s: out: (%d more lines not shown)\n", name, lines - EXTRA_LINES);
 	}
@@ -372,7 +376,7 @@ static void run_prog(int n, const char *name, const char *dir, char *cmd,
 		printf("# %s: FAIL killed by signal %d\n", name, WTERMSIG(status));
 	} else if (ksft && code == EXIT_SKIP) {
 		strcpy(buf, "SKIP ");
-		strcpy(buf + 5, lines ? tail[(lines - 1) % MM_TAIL] : "(no output)");
+		strcpy(buf + 5, lines ? mm_tail[(lines - 1) % MM_TAIL] : "(no output)");
 		directive = buf;
 		code = 0;
 	} else if (code) {

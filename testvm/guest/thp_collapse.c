@@ -12,7 +12,6 @@
  * withdraws the table the collapse deposited from the new pmd table's list.
  */
 #include "harness.h"
-#include <linux/mman.h>
 
 #define SEED		0xc011a000u
 #define LOW		0x20000000UL	/* pmd table 0 (PAE) */
@@ -43,20 +42,6 @@ static void khugepaged_write(const char *knob, unsigned long v)
 	utoa_r(v, buf);
 	if (write_file(path, buf) < 0)
 		fail("cannot write %s to %s", buf, path);
-}
-
-static void move(unsigned char **m, unsigned long to, unsigned long huge_kb,
-		 const char *what)
-{
-	long ret = sys_mremap(*m, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
-			      (void *)to);
-
-	if (ret != (long)to)
-		fail("%s: mremap %p to 0x%lx returned 0x%lx", what, *m, to, ret);
-	*m = (unsigned char *)to;
-	hpage_check(*m, SEED, what, &digest);
-	if (thp_anon_kb() != huge_kb)
-		fail("%s: AnonHugePages %lu kB, not %lu kB", what, thp_anon_kb(), huge_kb);
 }
 
 int main(void)
@@ -103,8 +88,9 @@ int main(void)
 	corrupt_if_asked(m + PAGE_SIZE);
 	hpage_check(m, SEED, "after the collapse", &digest);
 
-	move(&m, LOW2, base + HPAGE / 1024, "collapsed THP moved within its table");
-	move(&m, HIGH, base + HPAGE / 1024, "moved across tables");
+	thp_move(&m, LOW2, SEED, base + HPAGE / 1024, "collapsed THP moved within its table",
+		 &digest);
+	thp_move(&m, HIGH, SEED, base + HPAGE / 1024, "moved across tables", &digest);
 	if (munmap(m, HPAGE))
 		fail("munmap: errno %d", errno);
 	if (thp_anon_kb() != base)

@@ -11,7 +11,6 @@
  * munmap, AnonHugePages must be back where it was.
  */
 #include "harness.h"
-#include <linux/mman.h>
 
 #define SEED		0x7a9e0000u
 #define LOW		0x20000000UL	/* pmd table 0 (PAE) */
@@ -19,22 +18,6 @@
 #define HIGH		0x60000000UL	/* pmd table 1 */
 
 static unsigned int digest = DIGEST_INIT;
-
-static void move(unsigned char **m, unsigned long to, unsigned long huge_kb,
-		 const char *what)
-{
-	long ret = sys_mremap(*m, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
-			      (void *)to);
-
-	if (ret != (long)to)
-		fail("%s: mremap %p to 0x%lx returned 0x%lx", what, *m, to, ret);
-	*m = (unsigned char *)to;
-	corrupt_if_asked(*m + PAGE_SIZE);
-	hpage_check(*m, SEED, what, &digest);
-	if (thp_anon_kb() != huge_kb)
-		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
-		     what, thp_anon_kb(), huge_kb);
-}
 
 int main(void)
 {
@@ -49,7 +32,7 @@ int main(void)
 	/* the case as found: across pmd tables, then munmap */
 	m = thp_map_at(LOW, SEED);
 	huge = thp_anon_kb();
-	move(&m, HIGH, huge, "across tables");
+	thp_move(&m, HIGH, SEED, huge, "across tables", &digest);
 	if (munmap(m, HPAGE))
 		fail("munmap: errno %d", errno);
 	if (thp_anon_kb() != base)
@@ -57,10 +40,10 @@ int main(void)
 
 	/* within a table, across, back, and across again */
 	m = thp_map_at(LOW, SEED);
-	move(&m, LOW2, huge, "within a table");
-	move(&m, HIGH, huge, "across, from the second entry");
-	move(&m, LOW, huge, "back across");
-	move(&m, HIGH, huge, "across again");
+	thp_move(&m, LOW2, SEED, huge, "within a table", &digest);
+	thp_move(&m, HIGH, SEED, huge, "across, from the second entry", &digest);
+	thp_move(&m, LOW, SEED, huge, "back across", &digest);
+	thp_move(&m, HIGH, SEED, huge, "across again", &digest);
 	if (munmap(m, HPAGE))
 		fail("munmap: errno %d", errno);
 	if (thp_anon_kb() != base)
