@@ -26,7 +26,7 @@ HISTORICAL_SKIP  := no 2.6.14 kernel: make historical HISTORICAL_SRC=/path/to/li
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source \
 	     clang lld llvm \
-	     perl sparse python3-ply python3-git gnuplot-nox
+	     perl sparse python3-ply python3-git gnuplot-nox shellcheck pyflakes3
 
 .PHONY: all help deps tree kernels guest run report report-example check selftest torture \
 	mm-selftests mm-selftests-check guest-mm \

@@ -32,7 +32,7 @@ while IFS= read -r line; do
 		grep -q "^$sym=" "$config" || continue ;;
 	esac
 	now=$(grep -E "^($sym=|# $sym is not set)" "$config" || echo "$sym absent")
-	echo "asked for '$line', got '$now' (fragments: $(grep -l "$sym[= ]" "$@" | xargs -n1 basename | tr '\n' ' '))" >&2
+	echo "asked for '$line', got '$now' (fragments: $(grep -l "${sym}[= ]" "$@" | xargs -n1 basename | tr '\n' ' '))" >&2
 	bad=1
 done <<EOT
 $want

@@ -130,7 +130,7 @@ check() {
 			{ tail -n 20 "$2.lint.log" >&2; echo "lint: error: $o does not compile in $2" >&2; exit 1; }
 		if [ "$INJECT" = 1 ] && [ "$1" = "$TREE" ]; then
 			echo "$1/$f:1:1: warning: lint self-test: injected" >>"$2.lint.log"
-			INJECT=done
+			INJECT=injected
 		fi
 		# an O= build names the source by its full path
 		sed "s|^$1/||" "$2.lint.log" |

@@ -7,7 +7,7 @@ check() {	# name of the copy
 	python3 "$ROOT/historical/check.py" --dir "$T/$1" --seeds "$ROOT/../shared/seeds"
 }
 copy() {
-	rm -rf "$T/$1"
+	rm -rf "${T:?}/$1"
 	mkdir -p "$T/$1"
 	cp "$ROOT"/historical/*.patch "$ROOT"/historical/*.mbox "$T/$1/"
 }

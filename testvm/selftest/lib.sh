@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the host-side tests: sourced, never run.  Each test runs in its own
 # scratch directory $T (created and removed by run.sh) and says what went

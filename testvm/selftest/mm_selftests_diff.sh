@@ -10,7 +10,7 @@ console() {	# cell verdict-of-mm.a verdict-of-mm.b [done]
 	echo "kernel" >"$T/mm-selftests/$1/cmdline"
 	{ printf 'KTAP version 1\n1..3\nok 1 boot_log\n'
 	  printf '%s 2 mm.a\n%s 3 mm.b\n' "$2" "$3"
-	  [ "${4:-done}" = done ] && echo "# ptltest: done"; } >"$T/mm-selftests/$1/console.log"
+	  [ "${4:-done}" = 'done' ] && echo "# ptltest: done"; } >"$T/mm-selftests/$1/console.log"
 }
 run() { env BUILD="$T" "$ROOT/testvm/mm_selftests.py" check "$@"; }
 

@@ -1,3 +1,4 @@
+#!/bin/sh
 # The differential report on made-up consoles: identical cells pass with no
 # difference listed; a FAIL in one cell, a digest, a user program's exit
 # status and a cell that broke off are each flagged at the top with both
@@ -18,7 +19,7 @@ console() {
 		else
 			printf '# fault_zap: FAIL range 3 page 7 word 12: found 0\nnot ok 3 fault_zap\n'
 		fi
-		[ "${5:-done}" = done ] || exit 0
+		[ "${5:-done}" = 'done' ] || exit 0
 		printf '# lockstat_ptlock: SKIP-able\nok 4 lockstat_ptlock # SKIP no /proc/lock_stat\n'
 		printf '# extra.three: out: hello\n# extra.three: exit=%s digest=0232d78f\n' "$4"
 		[ "$4" = 0 ] || printf '# extra.three: FAIL exit status %s\n' "$4"

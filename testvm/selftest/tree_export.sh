@@ -15,7 +15,7 @@ tree >"$T/out" 2>&1 || { cat "$T/out"; fail "run with a local commit failed"; }
 expect_in "$T/out" "not in modern/patches"
 tree export >"$T/out" 2>&1 || { cat "$T/out"; fail "export failed"; }
 expect_in "$T/out" "wrote 4 files"
-ls "$T/patches" | grep -q '^0003-mm-third.patch$' || fail "no 0003-mm-third.patch"
+[ -f "$T/patches/0003-mm-third.patch" ] || fail "no 0003-mm-third.patch"
 c=$T/patches/0000-cover-letter.patch
 expect_in "$c" "Subject: [PATCH 0/3] mm: make things better"
 expect_in "$c" "Why it is better."
