@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh - page-fault scalability and the cost of the switch (issue 6).
+# bench.sh - page-fault scalability and the cost of the switch.
 # A benchmark, not a test: it reports numbers.  Three parts, each booting
 # the cell perf-smp2 (2 vCPUs) with ptltest.bench=bench_faults, one boot per
 # round, kind and mode, the modes interleaved (on, off, on, off, ...) so that
