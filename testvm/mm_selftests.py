@@ -30,6 +30,7 @@ sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 BUILD = os.environ.get("BUILD", os.path.join(HERE, "..", "build"))
 os.environ.setdefault("RUNS", os.path.join(BUILD, "mm-selftests"))
 import ktap  # noqa: E402  (the parser)
+from report import verdict  # noqa: E402  (ok, FAIL, SKIP, MISSING or -)
 
 RESULTS = os.path.join(BUILD, "results")
 REPORT = os.path.join(BUILD, "report")
@@ -38,13 +39,6 @@ REPORT = os.path.join(BUILD, "report")
 def die(msg):
     print("mm-selftests: error: %s" % msg, file=sys.stderr)
     sys.exit(2)
-
-
-def verdict(r, test):
-    t = r["tests"].get(test)
-    if t:
-        return ktap.VERDICT[t["verdict"]]
-    return "MISSING" if r["errors"] else "-"
 
 
 def say(diff):

@@ -370,8 +370,10 @@ static int write_file(const char *path, const char *text)
  * THP for MADV_HUGEPAGE areas: the kernel turns THP off by default below
  * 512 MiB of RAM, which a 512 MiB guest is, so say "madvise" (other tests
  * keep small pages) and let the fault compact memory for the huge page.
+ * Returns 1; 0 on a kernel without THP, unless the cell asked for THP
+ * (ptltest.thp=1): then the test fails.
  */
-static void thp_enable(void)
+static int thp_try_enable(void)
 {
 	char want[8];
 
@@ -379,10 +381,18 @@ static void thp_enable(void)
 		if (cmdline_arg("ptltest.thp", want, sizeof(want)))
 			fail("ptltest.thp=%s asked, but no THP: cannot write %s",
 			     want, THP_ENABLED);
-		skip("kernel without transparent huge pages");
+		return 0;
 	}
 	if (write_file(THP_DEFRAG, "madvise") < 0)
 		fail("cannot write %s", THP_DEFRAG);
+	return 1;
+}
+
+/* The same for a test about huge pages alone: it skips without THP. */
+static void thp_enable(void)
+{
+	if (!thp_try_enable())
+		skip("kernel without transparent huge pages");
 }
 
 /* AnonHugePages of /proc/meminfo, in kB */
@@ -738,6 +748,22 @@ static void lockstat_class(const char *prefix, struct lock_counts *c)
 /* The classes of the two page-table locks, split and not. */
 #define LOCK_MM		"&mm->page_table_lock"
 #define LOCK_PTL	"ptlock_ptr(page)"
+
+/*
+ * For a lock_stat test of the series: 1 when split_ptlocks is on, 0 off,
+ * with the statistics cleared.  Skips on a kernel without the series
+ * (/sys/kernel/mm/split_ptlocks) or without LOCK_STAT.
+ */
+static int lockstat_split_on(void)
+{
+	char mode[8];
+
+	if (read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) < 0)
+		skip("no /sys/kernel/mm/split_ptlocks: kernel without the series");
+	if (!lockstat_clear())
+		skip("no /proc/lock_stat: kernel without LOCK_STAT");
+	return !strncmp(mode, "on", 2);
+}
 
 /* --- swap --------------------------------------------------------------------
  * The runner swaps on its disk before the tests (init.c: swap_setup()).  A

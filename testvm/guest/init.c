@@ -14,8 +14,8 @@
  * a test "extra.PROG" (run_extra()).  Then the kernel's own mm selftests, if
  * the initramfs has them (make mm-selftests: /etc/mm-selftests lists them,
  * "SET NAME PROG ARG..." or "skip NAME REASON", one blank between words, the
- * programs are in /kselftest), each as a test "mm.NAME", after mm_setup().  Then it reboots, which with QEMU's
- * -no-reboot ends the guest.
+ * programs are in /kselftest), each as a test "mm.NAME", after mm_setup().
+ * Then it reboots, which with QEMU's -no-reboot ends the guest.
  *
  * Kernel command line (read from /proc/cmdline, works on 2.6.14 too):
  *   ptltest.only=a,b     run only these tests (the user's programs always
@@ -212,6 +212,28 @@ static void echo_line(const char *name, char *line, int len)
 	printf("# %s: out: %s\n", name, line);
 }
 
+/* The line at *p, NUL-terminated in place; *p moves to the next one. */
+static char *next_line(char **p)
+{
+	char *line = *p;
+
+	while (**p && **p != '\n')
+		(*p)++;
+	if (**p)
+		*(*p)++ = 0;
+	return line;
+}
+
+/* The first word at s skipped, and the blanks after it. */
+static char *skip_word(char *s)
+{
+	while (*s && *s != ' ')
+		s++;
+	while (*s == ' ')
+		s++;
+	return s;
+}
+
 static char mm_tail[MM_TAIL][161];	/* a selftest's last lines of output */
 
 /*
@@ -241,8 +263,7 @@ static void out_line(const char *name, char *line, int len, int n, int ksft)
  * With ksft (a kernel mm selftest, "mm.NAME" from /kselftest): the last
  * MM_TAIL lines are echoed instead of the first, no digest is printed (the
  * output holds addresses and timings) but the time it took, in ms, and exit
- * status 4 (KSFT_SKIP) is a
- * SKIP whose reason is the last line of output.
+ * status 4 (KSFT_SKIP) is a SKIP whose reason is the last line of output.
  */
 static void run_prog(int n, const char *name, const char *dir, char *cmd,
 		     int timeout, int ksft)
@@ -453,21 +474,14 @@ static int mm_tests(char *list, const char *set, char **lines, char *skip)
 	char *p = list, *line;
 
 	while (*p && n < MAX_MM) {
-		line = p;
-		while (*p && *p != '\n')
-			p++;
-		if (*p)
-			*p++ = 0;
+		line = next_line(&p);
 		if (!*line || *line == '#')
 			continue;
 		s = !strncmp(line, "skip ", 5);
 		if (!s && strcmp(set, "full") &&
 		    (strncmp(line, set, l) || line[l] != ' '))
 			continue;
-		while (*line && *line != ' ')
-			line++;
-		while (*line == ' ')
-			line++;
+		line = skip_word(line);
 		if (*line) {
 			skip[n] = s;
 			lines[n++] = line;
@@ -486,13 +500,9 @@ static int mm_tests(char *list, const char *set, char **lines, char *skip)
 static void run_mm(int n, char *line, int skip, int timeout)
 {
 	static char name[64], reason[160], nr[16];
-	char *cmd = line, *hp = NULL;
+	char *cmd = skip_word(line), *hp = NULL;
 
 	prog_name(name, "mm.", line);
-	while (*cmd && *cmd != ' ')
-		cmd++;
-	while (*cmd == ' ')
-		cmd++;
 	if (skip) {
 		strcpy(reason, "SKIP ");
 		strncpy(reason + 5, cmd, sizeof(reason) - 6);
@@ -501,10 +511,9 @@ static void run_mm(int n, char *line, int skip, int timeout)
 	}
 	if (!strncmp(cmd, "hugepages=", 10)) {
 		hp = cmd + 10;
-		while (*cmd && *cmd != ' ')
-			cmd++;
+		cmd = skip_word(cmd);
 		if (*cmd)
-			*cmd++ = 0;
+			cmd[-1] = 0;	/* ends hp: one blank between words */
 		if (write_file(NR_HUGEPAGES, hp) < 0 ||
 		    read_file(NR_HUGEPAGES, nr, sizeof(nr)) < 0) {
 			result(n, name, 1, "SKIP no hugetlb pages: cannot write "
@@ -556,11 +565,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (p = list; *p && ntests < MAX_TESTS; ) {
-		name = p;
-		while (*p && *p != '\n')
-			p++;
-		if (*p)
-			*p++ = 0;
+		name = next_line(&p);
 		if (!*name)
 			continue;
 		if (cmdline_arg("ptltest.only", only, sizeof(only))) {
@@ -576,11 +581,7 @@ int main(int argc, char **argv)
 	/* the user's programs (make EXTRA=...), not in bench mode */
 	if (!bench[0] && read_file("/etc/extra", extra, sizeof(extra)) > 0) {
 		for (p = extra; *p && nextra < MAX_EXTRA; ) {
-			name = p;
-			while (*p && *p != '\n')
-				p++;
-			if (*p)
-				*p++ = 0;
+			name = next_line(&p);
 			if (*name)
 				extras[nextra++] = name;
 		}

@@ -35,16 +35,11 @@ int main(void)
 	unsigned int digest = DIGEST_INIT;
 	volatile int *go;
 	unsigned char *area;
-	char mode[8];
 	int i, on, status;
 	pid_t pid;
 
 	test_name = "lockstat_paths";
-	if (read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) < 0)
-		skip("no /sys/kernel/mm/split_ptlocks: kernel without the series");
-	if (!lockstat_clear())
-		skip("no /proc/lock_stat: kernel without LOCK_STAT");
-	on = !strncmp(mode, "on", 2);
+	on = lockstat_split_on();
 	go = map_shared(PAGE_SIZE);
 	/* 1 GiB of address space, a page of it used: not charged to memory */
 	area = mmap(NULL, (TABLES + 1) * STRIDE, PROT_READ | PROT_WRITE,

@@ -19,13 +19,10 @@ int main(void)
 	long pages;
 	struct slices sl = { .seed = SEED };
 	struct thread *t;
-	char mode[8];
+	int on;
 
 	test_name = "lockstat_ptlock";
-	if (read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) < 0)
-		skip("no /sys/kernel/mm/split_ptlocks: kernel without the series");
-	if (!lockstat_clear())
-		skip("no /proc/lock_stat: kernel without LOCK_STAT");
+	on = lockstat_split_on();
 	sl.pages = MIB_PER_THREAD * MiB / PAGE_SIZE;
 	pages = NTHREADS * sl.pages;
 	sl.area = map_anon(pages * PAGE_SIZE);
@@ -37,11 +34,9 @@ int main(void)
 	threads_run(t, NTHREADS);
 	lockstat_class(LOCK_MM, &mm);
 	lockstat_class(LOCK_PTL, &pt);
-	if (mode[0] && mode[strlen(mode) - 1] == '\n')
-		mode[strlen(mode) - 1] = 0;
 	printf("# %s: mode=%s pages=%ld mm_acq=%ld mm_con=%ld ptl_acq=%ld ptl_con=%ld\n",
-	       test_name, mode, pages, mm.acq, mm.con, pt.acq, pt.con);
-	if (!strcmp(mode, "on")) {
+	       test_name, on ? "on" : "off", pages, mm.acq, mm.con, pt.acq, pt.con);
+	if (on) {
 		if (pt.acq < pages)
 			fail("split on, but ptlock_ptr(page) taken %ld times for %ld faults",
 			     pt.acq, pages);

@@ -22,16 +22,11 @@ int main(void)
 	unsigned int digest = DIGEST_INIT;
 	unsigned char *m[HUGES];
 	unsigned long base_kb;
-	char mode[8];
 	int i, on;
 
 	test_name = "lockstat_thp";
-	if (read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) < 0)
-		skip("no /sys/kernel/mm/split_ptlocks: kernel without the series");
-	if (!lockstat_clear())
-		skip("no /proc/lock_stat: kernel without LOCK_STAT");
+	on = lockstat_split_on();
 	thp_enable();
-	on = !strncmp(mode, "on", 2);
 	base_kb = thp_anon_kb();
 
 	lockstat_clear();

@@ -373,8 +373,7 @@ int main(void)
 	char swapdev[64];
 	pid_t pid, hog = 0;
 	long t0, err, majflt = major_faults();
-	int i, s, st, thp = 0;
-	char want[8];
+	int i, s, st, thp;
 
 	test_name = "mm_torture";
 	seed = knob("ptltest.seed", DEF_SEED);
@@ -392,13 +391,11 @@ int main(void)
 	if (region == MAP_FAILED)
 		fail("reserving %lu bytes: errno %d", REGION, errno);
 	region = (unsigned char *)(((unsigned long)region + 4 * MiB - 1) & ~(4 * MiB - 1));
-	if (write_file(THP_ENABLED, "madvise") == 0 && write_file(THP_DEFRAG, "madvise") == 0) {
-		thp = 1;
+	thp = thp_try_enable();
+	if (thp) {
 		nslots = NSLOTS + 1;
 		reserve((void *)HUGE_HOME0, NWORKERS * HPAGE, 0);
 		reserve((void *)HUGE_HOME1, NWORKERS * HPAGE, 0);
-	} else if (cmdline_arg("ptltest.thp", want, sizeof(want))) {
-		fail("ptltest.thp=%s asked, but no THP: cannot write %s", want, THP_ENABLED);
 	}
 
 	if (swap_pressure) {

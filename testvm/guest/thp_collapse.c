@@ -22,12 +22,21 @@
 
 static unsigned int digest = DIGEST_INIT;
 
-static unsigned long khugepaged_read(const char *knob)
+/* khugepaged's sysfs file named knob */
+static const char *khugepaged_path(const char *knob)
 {
-	static char path[96], buf[32];
+	static char path[96];
 
 	strcpy(path, KHUGEPAGED);
 	strcpy(path + strlen(KHUGEPAGED), knob);
+	return path;
+}
+
+static unsigned long khugepaged_read(const char *knob)
+{
+	const char *path = khugepaged_path(knob);
+	static char buf[32];
+
 	if (read_file(path, buf, sizeof(buf)) < 0)
 		fail("cannot read %s", path);
 	return atol(buf);
@@ -35,10 +44,9 @@ static unsigned long khugepaged_read(const char *knob)
 
 static void khugepaged_write(const char *knob, unsigned long v)
 {
-	static char path[96], buf[16];
+	const char *path = khugepaged_path(knob);
+	static char buf[16];
 
-	strcpy(path, KHUGEPAGED);
-	strcpy(path + strlen(KHUGEPAGED), knob);
 	utoa_r(v, buf);
 	if (write_file(path, buf) < 0)
 		fail("cannot write %s to %s", buf, path);
