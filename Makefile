@@ -7,28 +7,51 @@
 
 B         := $(abspath $(or $(BUILD),build))
 export BUILD := $(B)
-TREE      ?= $(B)/linux
-TREE_STAMP ?= $(B)/tree.stamp
 LOG       := $(B)/logs
 STAGE     := testvm/stage
 HOSTCC    ?= gcc
 
-# The matrix: cells are files in testvm/cells/, each naming its kernel.
-CELLS     ?= $(sort $(notdir $(wildcard testvm/cells/*)))
+# The packaged kernels the series is carried on (modern/base.sh): BASE=6.1,
+# 6.12 or all, which is every base this Debian release packages: both on
+# bookworm (6.12 from bookworm-security), 6.12 alone on trixie and later.
+ALL_BASES := 6.1 6.12
+OS_CODENAME := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+BASE      ?= all
+BASES     := $(if $(filter all,$(BASE)),$(if $(filter bookworm,$(OS_CODENAME)),6.1 6.12,6.12),$(BASE))
+$(foreach b,$(BASES),$(if $(filter $(b),$(ALL_BASES)),,$(error BASE=$(b): no such base; one of: $(ALL_BASES) all)))
+base_var  = $(shell BUILD=$(B) sh -c '. modern/base.sh && base_set $(2) && echo $$$(1)')
+# a kernel or cell name's base: its prefix (6.12-pae-on-smp4), 6.1 without
+kernel_base = $(or $(filter $(firstword $(subst -, ,$(1))),$(filter-out 6.1,$(ALL_BASES))),6.1)
+# the guest programs and the tools they need come from the first base's tree
+TREE      := $(or $(TREE),$(call base_var,TREE,$(firstword $(BASES))))
+TREE_STAMP := $(or $(TREE_STAMP),$(call base_var,STAMP,$(firstword $(BASES))))
+
+# The matrix: cells are files in testvm/cells/, each naming its kernel;
+# those of the bases chosen, without the ones marked MATRIX=full (make
+# matrix boots those too).
 cell_kernel = $(shell sed -n 's/^KERNEL=//p' testvm/cells/$(1) 2>/dev/null)
+cell_full = $(shell grep -qx 'MATRIX=full' testvm/cells/$(1) 2>/dev/null && echo full)
+all_cells = $(sort $(notdir $(wildcard testvm/cells/*)))
+base_cells = $(foreach b,$(BASES),$(foreach c,$(all_cells),$(if $(filter $(b),$(call kernel_base,$(c))),$(if \
+	$(filter historical,$(call cell_kernel,$(c))),,$(c))))) $(foreach c,$(all_cells),$(if \
+	$(filter historical,$(call cell_kernel,$(c))),$(c)))
+CELLS     := $(or $(CELLS),$(strip $(foreach c,$(base_cells),$(if $(call cell_full,$(c)),,$(c)))))
 # "historical" is the 2.6.14 kernel 'make historical' builds, not kbuild.sh's
 KERNELS   := $(filter-out historical,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
+# the bases whose trees the kernels need, and the guest's
+TREE_BASES := $(sort $(firstword $(BASES)) $(foreach k,$(KERNELS),$(call kernel_base,$(k))))
 HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical,$(call cell_kernel,$(c))),$(c))))
 HISTORICAL_IMAGE := $(B)/kernel/historical/arch/i386/boot/bzImage
 HISTORICAL_SKIP  := no 2.6.14 kernel: make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1
 
 # Debian packages the project uses (--no-install-recommends).
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
-	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 linux-source \
+	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 \
+	     $(addprefix linux-source-,$(TREE_BASES)) \
 	     clang lld llvm \
 	     perl sparse python3-ply python3-git gnuplot-nox shellcheck pyflakes3
 
-.PHONY: all help deps tree kernels guest run report report-example check selftest torture \
+.PHONY: all help deps tree kernels guest run matrix report report-example check selftest torture \
 	mm-selftests mm-selftests-check guest-mm \
 	lint bisect-check export historical historical-check historical-series bench clean \
 	mutants \
@@ -43,12 +66,15 @@ help:
 	@echo "               the set 'check' of the kernel's mm selftests"
 	@echo ""
 	@echo "make deps      apt-get install what is missing (root), else print the line"
-	@echo "make tree      import Debian's linux-source 6.1 into $(TREE) (tag"
-	@echo "               debian-6.1.N), branch ptlock-split = tag + modern/patches"
+	@echo "make tree      import each base's Debian linux-source (tag debian-6.1.N,"
+	@echo "               debian-6.12.N; build/linux, build/linux-6.12), branch"
+	@echo "               ptlock-split = tag + modern/BASE"
 	@echo "make kernels   configure (modern/configs fragments) and build the bzImages:"
 	@echo "               $(KERNELS)"
 	@echo "make guest     nolibc test programs + syscall check + initramfs"
 	@echo "make run       boot each cell of CELLS and print the verdict table"
+	@echo "make matrix    the report over every cell of the bases, also those"
+	@echo "               marked MATRIX=full (6.12 non-PAE, smp1/smp4 twins)"
 	@echo "make report    run, then the differential report: differences between"
 	@echo "               cells first (build/report/report.md, .json, .png)"
 	@echo "make report-example  the report of the last run as docs/report-example.md"
@@ -65,7 +91,7 @@ help:
 	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
 	@echo "               stock vs on at T=1, huge pages per pmd table on PAE"
 	@echo "               (build/report/bench.md, .json, .png)"
-	@echo "make lint      checkpatch --strict on modern/patches, sparse (C=2) on"
+	@echo "make lint      per base: checkpatch --strict on modern/BASE, sparse (C=2) on"
 	@echo "               the files they touch (i386, x86_64, ARM and ppc64le via"
 	@echo "               clang): no new warnings; the KUnit test with KUNIT=m"
 	@echo "               must link"
@@ -79,11 +105,12 @@ help:
 	@echo "make historical-check  the 2005 series in historical/: mail format,"
 	@echo "               hunks as posted, diffstats, consistency, git am (no tree)"
 	@echo "make historical-series  rewrite historical/ from SEEDS=$(SEEDS)"
-	@echo "make export    write ptlock-split's commits back to modern/patches"
+	@echo "make export    write ptlock-split's commits back to modern/BASE"
 	@echo "               (git format-patch --cover-letter --base)"
 	@echo "make clean     remove $(B)"
 	@echo ""
-	@echo "Variables: BUILD=dir  CELLS='$(CELLS)'"
+	@echo "Variables: BASE=6.1|6.12|all (all: $(BASES))  BUILD=dir"
+	@echo "           CELLS='$(CELLS)'"
 	@echo "           TIMEOUT=secs per boot (600)  APPEND='kernel args' for every cell"
 	@echo "           EXTRA=program|dir  your static i386 programs, run in every cell"
 	@echo "           RUN='prog args'    the command line of one of them"
@@ -101,7 +128,10 @@ deps:
 		sh -c "DEBIAN_FRONTEND=noninteractive; export DEBIAN_FRONTEND; $$line"
 
 tree: deps
-	@$(STAGE) "tree: import, apply modern/" $(LOG)/tree.log modern/tree.sh
+	@for b in $(TREE_BASES); do \
+		BASE=$$b $(STAGE) "tree $$b: import, apply modern/$$b" $(LOG)/tree-$$b.log \
+			modern/tree.sh || exit 1; \
+	done
 
 kernels: $(addprefix kernel-,$(KERNELS))
 
@@ -142,6 +172,9 @@ report: $(if $(EXTRA)$(RUN),extra-check) kernels guest
 	@rc=0; { $(BOOT_CELLS); } || rc=1; testvm/report.py || rc=1; exit $$rc
 
 # from the results there are (no boots); differences do not stop it
+matrix:
+	@$(MAKE) --no-print-directory report CELLS="$(strip $(base_cells))"
+
 report-example:
 	@testvm/report.py || [ $$? -eq 1 ]
 	@mkdir -p docs/img
@@ -210,20 +243,34 @@ mm-selftests mm-selftests-check: $(addprefix kernel-,$(sort $(foreach c,$(MM_CEL
 selftest: kernel-perf kernel-debug kernel-debug-pae kernel-stock-debug kernel-stock-perf guest
 	@testvm/selftest/run.sh
 
-check: report selftest lint historical-check mm-selftests-check
+# the kernel's mm selftests run on 6.1's cells (tools/testing/selftests/vm)
+MM_CHECK  := $(if $(filter 6.1,$(BASES)),mm-selftests-check)
+check: report selftest lint historical-check $(MM_CHECK)
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
-		$(B)/results/historical.json $(B)/results/mm-selftests.json
+		$(B)/results/historical.json $(if $(MM_CHECK),$(B)/results/mm-selftests.json)
 
 bench: kernel-perf kernel-debug kernel-stock-perf kernel-perf-pae kernel-debug-pae guest
 	@testvm/bench.sh
 
-lint: kernel-debug kernel-stock-debug kernel-debug-pae
-	@$(STAGE) "lint: checkpatch, sparse" $(LOG)/lint.log modern/lint.sh
-	@grep 'skipped$$' $(LOG)/lint.log | sed 's/^/           /'
+# lint per base: 6.1 in its debug kernel (THP and hugetlb files in debug-pae
+# directories), the others in their debug-pae kernel
+lint_main    = $(if $(filter 6.1,$(1)),debug,debug-pae)
+lint_kernels = $(if $(filter 6.1,$(1)),debug stock-debug debug-pae,$(1)-debug-pae $(1)-stock-debug-pae)
+define lint_rule
+lint-$(1): $(addprefix kernel-,$(call lint_kernels,$(1)))
+	@BASE=$(1) LINT_KERNEL=$(call lint_main,$(1)) \
+		$$(STAGE) "lint $(1): checkpatch, sparse" $$(LOG)/lint-$(1).log modern/lint.sh
+	@grep 'skipped$$$$' $$(LOG)/lint-$(1).log | sed 's/^/           /'
+endef
+$(foreach b,$(ALL_BASES),$(eval $(call lint_rule,$(b))))
+lint: $(addprefix lint-,$(BASES))
 
 bisect-check: tree
-	@$(STAGE) "bisect-check: build each patch" $(LOG)/bisect-check.log modern/bisect-check.sh
-	@cat $(LOG)/bisect-check.log
+	@for b in $(BASES); do \
+		BASE=$$b $(STAGE) "bisect-check $$b: build each patch" $(LOG)/bisect-check-$$b.log \
+			modern/bisect-check.sh || { cat $(LOG)/bisect-check-$$b.log; exit 1; }; \
+		cat $(LOG)/bisect-check-$$b.log; \
+	done
 
 SEEDS ?= ../shared/seeds
 
@@ -235,7 +282,7 @@ historical-series:
 	historical/mkseries.py $(SEEDS) historical
 
 export:
-	@modern/tree.sh export
+	@for b in $(BASES); do BASE=$$b modern/tree.sh export || exit 1; done
 
 clean:
 	rm -rf $(B)

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bisect-check.sh: build every commit of the series, in order, for each
-# kernel of BISECT_KERNELS (default: perf and debug for i386, i386 PAE and
-# x86_64), incrementally: one worktree ($BUILD/linux-bisect) moved from
-# commit to commit, one build directory per kernel ($BUILD/bisect).  Stops
+# bisect-check.sh: build every commit of the series of BASE (6.1 or 6.12,
+# modern/base.sh), in order, for each kernel of BISECT_KERNELS (default:
+# perf and debug for i386, i386 PAE and x86_64), incrementally: one
+# worktree per base ($BUILD/linux-bisect, $BUILD/linux-6.12-bisect) moved
+# from commit to commit, one build directory per kernel ($BUILD/bisect).  Stops
 # at the first commit that does not build, naming it.
 #
 # A build that succeeded is remembered ($BUILD/bisect/ok/): a later run skips
@@ -16,9 +17,12 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
-TREE=${TREE:-$BUILD/linux}
+. "$here/base.sh"
+base_set "${BASE:-6.1}"
+pre=
+[ "$BASE" = 6.1 ] || pre=$BASE-
 KERNELS=${BISECT_KERNELS:-perf debug perf-pae debug-pae perf-x86_64 debug-x86_64}
-W=$BUILD/linux-bisect
+W=$BUILD/linux${pre:+-$BASE}-bisect
 LOGS=$BUILD/logs/bisect
 
 die() {
@@ -48,6 +52,7 @@ total=$(echo "$commits" | wc -l)
 for k in $KERNELS; do
 	n=0
 	tools=$(fragments "$k")
+	k=$pre$k
 	for c in $commits; do
 		n=$((n + 1))
 		subject=$(git -C "$TREE" log -1 --format=%s "$c")
@@ -70,4 +75,4 @@ for k in $KERNELS; do
 		echo "ok $n/$total $k $(($(date +%s) - start))s  $subject"
 	done
 done
-echo "bisect-check: all $total patches build for: $KERNELS"
+echo "bisect-check: all $total patches of modern/$BASE build for: $KERNELS"

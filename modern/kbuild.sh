@@ -4,7 +4,9 @@
 # kbuild.sh config|build KERNEL
 #
 # Configure or build one guest kernel out of tree, in $BUILD/kernel/KERNEL.
-# KERNEL is [stock-]FLAVOUR[-VARIANT...]:
+# KERNEL is [BASE-][stock-]FLAVOUR[-VARIANT...]:
+#   BASE-     the packaged base (modern/base.sh): none for 6.1, "6.12-" for
+#             6.12 (tree $BUILD/linux-6.12)
 #   stock-    build the packaged tree without the series ($BUILD/linux-stock,
 #             a worktree at the base tag) instead of branch ptlock-split
 #   FLAVOUR   perf or debug: modern/configs/FLAVOUR.config
@@ -26,7 +28,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
-TREE=${TREE:-$BUILD/linux}
+. "$here/base.sh"
 JOBS=${JOBS:-$(nproc)}
 
 die() {
@@ -41,11 +43,13 @@ O=${KDIR:-$BUILD/kernel}/$name
 mkdir -p "$O" && O=$(cd "$O" && pwd)
 arch=i386
 frags=$here/configs/guest.config
-parts=$name
-case $name in
+kbase=$(base_of_kernel "$name")
+parts=${name#"$kbase"-}
+base_set "$kbase"
+case $parts in
 stock-*)
-	TREE=$BUILD/linux-stock
-	parts=${name#stock-} ;;
+	TREE=$STOCK
+	parts=${parts#stock-} ;;
 esac
 for part in $(echo "$parts" | tr '-' ' '); do
 	[ -f "$here/configs/$part.config" ] ||

@@ -1,15 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh: the series against the kernel's own checkers.
+# lint.sh: the series of one base (BASE=6.1 or 6.12, modern/base.sh)
+# against the kernel's own checkers.
 #   checkpatch  scripts/checkpatch.pl --strict on every patch of
-#               modern/patches: any error, warning or check fails.
+#               modern/BASE: any error, warning or check fails.
 #   sparse      make C=2 on each .c file the series touches, in the stock
 #               tree and in the patched one: any warning the series adds
 #               fails (line numbers ignored).  Files the debug kernel
 #               compiles are checked there; those only the PAE kernel
 #               compiles (THP, hugetlb) in debug-pae build directories
-#               where only the object is compiled; arch/x86/xen/ ones in x86_64
+#               where only the object is compiled (LINT_KERNEL=debug-pae
+#               checks them in the debug-pae kernels instead); arch/x86/xen/ ones in x86_64
 #               debug + xen.config (modern/kbuild.sh), where only the object
 #               itself is compiled, after prepare; arch/arm/ ones with clang
 #               (LLVM=1, no cross gcc: Debian's conflicts with gcc-multilib)
@@ -24,7 +26,7 @@
 #               A file not checked is named as skipped, with the reason.
 #   kunit=m     the series' KUnit test with KUnit as a module: an i386
 #               kernel with MODULES=y, KUNIT=m and KUNIT_ALL_TESTS=m, as
-#               allmodconfig sets them (kernel perf-kunitm, without
+#               allmodconfig sets them ([BASE-]perf-kunitm, without
 #               series.config), must configure without the built-in-only
 #               test, and link.  LINT_KUNITM=0 leaves it out.
 
@@ -33,8 +35,13 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # canonical paths: sparse names the sources by them in an O= build
 BUILD=$(cd "${BUILD:-$here/../build}" && pwd -P)
-TREE=$(cd "${TREE:-$BUILD/linux}" && pwd -P)
-STOCK=$(cd "${STOCK:-$BUILD/linux-stock}" && pwd -P)
+. "$here/base.sh"
+base_set "${BASE:-6.1}"
+TREE=$(cd "$TREE" && pwd -P)
+STOCK=$(cd "$STOCK" && pwd -P)
+# the prefix of this base's kernel names (none for 6.1)
+pre=
+[ "$BASE" = 6.1 ] || pre=$BASE-
 KERNEL=${LINT_KERNEL:-debug}
 # test-only: LINT_INJECT=1 adds one warning, worded as sparse words them, to
 # the series' side of the first file checked; lint must then fail
@@ -44,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT
 bad=0
 
 echo "== checkpatch --strict"
-for p in "$here"/patches/0*.patch; do
+for p in "$PATCHES"/0*.patch; do
 	case ${p##*/} in 0000-cover-letter.patch) continue ;; esac
 	# Debian's python3 (spdxcheck.py needs its python3-ply, python3-git)
 	out=$(PATH=/usr/bin:$PATH "$TREE/scripts/checkpatch.pl" --strict --terse \
@@ -58,7 +65,7 @@ for p in "$here"/patches/0*.patch; do
 	fi
 done
 
-echo "== sparse (make C=2) on touched files, $KERNEL kernel"
+echo "== sparse (make C=2) on touched files, $pre$KERNEL kernel"
 base=$(git -C "$TREE" config ptlock.base)
 files=$(git -C "$TREE" diff --name-only "$base..ptlock-split" -- '*.c')
 # cross DIR KIND TREE: configure DIR for a file the debug kernel does not
@@ -91,7 +98,7 @@ cross() {
 	xen|pae)
 		k=$(kernel_of "$2")
 		[ "$3" = "$TREE" ] || k=stock-$k
-		TREE=$3 KDIR=$(dirname "$1") "$here/kbuild.sh" config "$k" >&2 || return 1
+		TREE=$3 KDIR=$(dirname "$1") "$here/kbuild.sh" config "$pre$k" >&2 || return 1
 		[ "$2" = xen ] && echo ARCH=x86_64 || echo ARCH=i386 ;;
 	esac
 }
@@ -106,13 +113,13 @@ kernel_of() {
 }
 
 # check FILE KIND: sparse on FILE in the stock and the patched tree, built
-# for KIND (empty: the $KERNEL kernel); any warning the series adds fails
+# for KIND (main: the $KERNEL kernel); any warning the series adds fails
 check() {
 	f=$1
-	kind=$2
+	kind=${2#main}
 	o=${f%.c}.o
-	if [ -z "$kind" ] && [ ! -f "$BUILD/kernel/$KERNEL/$o" ]; then
-		echo "$f: not built in the $KERNEL kernel, skipped"
+	if [ -z "$kind" ] && [ ! -f "$BUILD/kernel/$pre$KERNEL/$o" ]; then
+		echo "$f: not built in the $pre$KERNEL kernel, skipped"
 		return
 	fi
 	sp() {	# tree objdir -> sparse warnings for $f, without line numbers
@@ -138,8 +145,8 @@ check() {
 			sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
 	}
 	case $kind in
-	"") dirs="$BUILD/kernel/$KERNEL $BUILD/kernel/stock-$KERNEL" ;;
-	*) k=$(kernel_of "$kind"); dirs="$BUILD/lint/$k $BUILD/lint/stock-$k" ;;
+	"") dirs="$BUILD/kernel/$pre$KERNEL $BUILD/kernel/${pre}stock-$KERNEL" ;;
+	*) k=$(kernel_of "$kind"); dirs="$BUILD/lint/$pre$k $BUILD/lint/${pre}stock-$k" ;;
 	esac
 	set -- $dirs
 	mkdir -p "$1" "$2"
@@ -163,13 +170,15 @@ for f in $files; do
 	arch/x86/xen/*) kinds=xen ;;
 	arch/powerpc/*) kinds=ppc64le ;;
 	arch/*) echo "$f: another architecture, not compiled here, skipped"; continue ;;
-	*) kinds="" ;;
+	*) kinds=main ;;
 	esac
 	# THP and hugetlb code: only the PAE kernel has them; x86_64 also
 	# compiles hugetlb pmd sharing
-	if [ -z "$kinds" ] && [ ! -f "$BUILD/kernel/$KERNEL/${f%.c}.o" ] &&
-	   [ -f "$BUILD/kernel/debug-pae/${f%.c}.o" ]; then
+	if [ "$kinds" = main ] && [ ! -f "$BUILD/kernel/$pre$KERNEL/${f%.c}.o" ] &&
+	   [ -f "$BUILD/kernel/${pre}debug-pae/${f%.c}.o" ]; then
 		kinds="pae xen"
+	elif [ "$kinds" = main ] && [ "$KERNEL" = debug-pae ]; then
+		case $f in mm/huge_memory.c|mm/hugetlb.c) kinds="main xen" ;; esac
 	fi
 	if [ "${kinds#arm}" != "$kinds" ] || [ "$kinds" = ppc64le ] &&
 	   ! command -v clang >/dev/null; then
@@ -177,18 +186,14 @@ for f in $files; do
 		bad=1
 		continue
 	fi
-	if [ -z "$kinds" ]; then
-		check "$f" ""
-	else
-		for kind in $kinds; do
-			check "$f" "$kind"
-		done
-	fi
+	for kind in $kinds; do
+		check "$f" "$kind"
+	done
 done
 
 [ "${LINT_KUNITM:-1}" = 0 ] || {
 	echo "== the KUnit test with KUNIT=m"
-	k=perf-kunitm
+	k=${pre}perf-kunitm
 	if SERIES_CONFIG=no "$here/kbuild.sh" config $k >"$BUILD/lint/$k.log" 2>&1 &&
 	   "$here/kbuild.sh" build $k >>"$BUILD/lint/$k.log" 2>&1; then
 		if grep -q '^CONFIG_SPLIT_PTLOCK_KUNIT_TEST=y' "$BUILD/kernel/$k/.config"; then

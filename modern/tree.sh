@@ -3,31 +3,31 @@
 #
 # Prepare the kernel tree the series applies to, and apply it.
 #
-#   TARBALL  Debian's packaged source (default /usr/src/linux-source-6.1.tar.xz)
-#   TREE     where the git tree lives (default $BUILD/linux)
-#   PATCHES  the series (default modern/patches; 0000-cover-letter.patch is
+#   BASE     the packaged kernel: 6.1 (default) or 6.12 (modern/base.sh)
+#   TARBALL  Debian's packaged source (default /usr/src/linux-source-BASE.tar.xz)
+#   TREE     where the git tree lives (default $BUILD/linux, $BUILD/linux-6.12)
+#   PATCHES  the series (default modern/BASE; 0000-cover-letter.patch is
 #            not applied)
 #
 # The tarball is imported once as a single base commit, tagged with the exact
-# version (debian-6.1.N); branch ptlock-split is that tag plus the series.
-# Running it again with nothing changed touches nothing.  A changed series
-# resets the branch to the tag and re-applies it from scratch; commits made in
-# the tree that were never exported are kept on a saved branch first.
-# A patch that does not apply is aborted and named, with the hunk git rejected.
+# version (debian-6.1.N, debian-6.12.N); branch ptlock-split is that tag plus
+# the series.  Running it again with nothing changed touches nothing.  A
+# changed series resets the branch to the tag and re-applies it from scratch;
+# commits made in the tree that were never exported are kept on a saved
+# branch first.  A patch that does not apply is aborted and named, with every
+# hunk git rejected.
 #
 # "tree.sh export" is the way back: it writes the branch's commits over
-# modern/patches with git format-patch --cover-letter --base, keeping the
+# modern/BASE with git format-patch --cover-letter --base, keeping the
 # cover letter's subject and text (kept as the branch description).
 
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
-TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-TREE=${TREE:-$BUILD/linux}
-PATCHES=${PATCHES:-$here/patches}
+. "$here/base.sh"
+base_set "${BASE:-6.1}"		# STAMP is touched whenever the tree changes
 BRANCH=ptlock-split
-STAMP=$BUILD/tree.stamp		# touched whenever the tree's content changes
 
 die() {
 	echo "tree: error: $*" >&2
@@ -56,8 +56,8 @@ check_tarball() {
 	if [ ! -f "$TARBALL" ]; then
 		found=$(ls /usr/src/linux-source-*.tar.* 2>/dev/null | tr '\n' ' ')
 		die "$TARBALL not found.
-It comes from Debian's package linux-source (6.1.x, bookworm): apt-get install linux-source
-${found:+Found instead: $found(not 6.1)}"
+It comes from Debian's package $PKG: apt-get install $PKG
+${found:+Found instead: $found(not $BASE)}"
 	fi
 }
 
@@ -71,11 +71,11 @@ import_base() {
 	[ -f "$tmp/Makefile" ] || die "$TARBALL holds no kernel tree (no top-level Makefile)"
 	ver=$(tree_version "$tmp")
 	case $ver in
-	6.1.*) ;;
+	"$BASE".*) ;;
 	*)	rm -rf "$tmp"
-		die "$TARBALL holds Linux $ver; the series is for 6.1.x (Debian bookworm's linux-source)" ;;
+		die "$TARBALL holds Linux $ver; modern/$BASE is for $BASE.x (Debian's $PKG)" ;;
 	esac
-	pkg=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	pkg=$(dpkg-query -W -f '${Version}' "$PKG" 2>/dev/null || echo unknown)
 
 	# Debian's .gitignore ends with a block that ignores every top-level
 	# entry; keep it and new files would never show up in git status.
@@ -173,7 +173,7 @@ apply_series() {
 	if [ -n "$old" ] && [ -n "$cur" ] && [ "$old" != "$cur" ]; then
 		saved=$BRANCH-saved-$(date +%Y%m%d-%H%M%S)
 		git_t branch "$saved" "$cur"
-		note "$BRANCH had commits not exported to modern/patches: kept as branch $saved"
+		note "$BRANCH had commits not exported to modern/$BASE: kept as branch $saved"
 	fi
 	git_t config --unset ptlock.head || true
 	git_t config --unset ptlock.series || true
@@ -189,7 +189,7 @@ apply_series() {
 	done
 	git_t config ptlock.series "$hash"
 	git_t config ptlock.head "$(git_t rev-parse HEAD)"
-	note "applied $nr patches from modern/patches on $base"
+	note "applied $nr patches from modern/$BASE on $base"
 }
 
 # Subject and text of the existing cover letter, for the branch description.
@@ -256,7 +256,6 @@ base=$(git_t config ptlock.base)
 
 # The packaged tree without the series, for the stock kernels: a worktree
 # of the same repository at the base tag.
-STOCK=${STOCK:-$BUILD/linux-stock}
 if [ "$(git -C "$STOCK" rev-parse -q --verify HEAD 2>/dev/null)" != "$(git_t rev-parse "$base^{commit}")" ]; then
 	rm -rf "$STOCK"
 	git_t worktree prune
@@ -272,7 +271,7 @@ if [ "$(git_t config ptlock.series || true)" = "$hash" ] &&
 		die "$TREE is not on branch $BRANCH; check it out again (git -C $TREE checkout $BRANCH)"
 	fi
 	if [ "$head" != "$(git_t config ptlock.head)" ]; then
-		note "$BRANCH has commits that are not in modern/patches; 'make export' writes them out"
+		note "$BRANCH has commits that are not in modern/$BASE; 'make export' writes them out"
 	fi
 	echo "series up to date on $base"
 	[ -f "$STAMP" ] || touch "$STAMP"

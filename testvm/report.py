@@ -230,6 +230,50 @@ class Report:
         return rows
 
 
+def cell_base(r):
+    """2.6.14, 6.1 or 6.12: the kernel a cell booted (the prefix of its
+    kernel's name, modern/base.sh; historical is the 2.6.14 one)."""
+    k = r["conf"].get("KERNEL", "")
+    if k == "historical":
+        return "2.6.14"
+    head = k.split("-", 1)[0]
+    return head if re.fullmatch(r"\d+\.\d+", head) else "6.1"
+
+
+MODES = ("stock", "on", "off", "auto", "default", "bad")
+
+
+def cell_mode(r):
+    """stock, the split_ptlocks= mode the cell asked for, default without
+    one, bad for a value the kernel must refuse; PAE kernels' with " PAE"."""
+    k = r["conf"].get("KERNEL", "")
+    m = re.search(r"split_ptlocks=(\S+)", r["conf"].get("APPEND", ""))
+    if "stock-" in k or k == "historical":
+        mode = "stock"
+    else:
+        mode = m.group(1) if m else "default"
+    mode = mode if mode in MODES else "bad"
+    return mode + (" PAE" if "pae" in k.split("-") else "")
+
+
+def side_by_side(rep, cells):
+    """Per test, per base and mode: the verdicts of its cells, in one word
+    each where they agree."""
+    groups = {}
+    for r in cells:
+        groups.setdefault((cell_base(r), cell_mode(r)), []).append(r)
+    order = sorted(groups, key=lambda g: ([int(x) for x in g[0].split(".")],
+                                          MODES.index(g[1].split()[0]), g[1]))
+    rows = []
+    for test in rep.names:
+        row = []
+        for g in order:
+            vs = sorted({verdict(r, test) if not r.get("skip") else "SKIP" for r in groups[g]})
+            row.append(vs[0] if len(vs) == 1 else "/".join(vs))
+        rows.append((test, row))
+    return ["%s %s (%d)" % (b, m, len(groups[(b, m)])) for b, m in order], rows
+
+
 def cell_row(r):
     cmd = r.get("cmdline", "")
     args = cmd.split(" ", 1)[1] if " " in cmd else r["conf"].get("APPEND", "")
@@ -268,10 +312,10 @@ set key outside top center horizontal
 set bmargin 5
 set ylabel "acquisitions"
 plot "%s" using 3:xtic(stringcolumn(1)." (".stringcolumn(2).")") title "&mm->page_table_lock", \\
-     "" using 5 title "ptlock_ptr(page) (split)"
+     "" using 5 title "ptlock_ptr() (split)"
 set ylabel "contentions"
 plot "%s" using 4:xtic(stringcolumn(1)." (".stringcolumn(2).")") title "&mm->page_table_lock", \\
-     "" using 6 title "ptlock_ptr(page) (split)"
+     "" using 6 title "ptlock_ptr() (split)"
 unset multiplot
 """ % (os.path.join(out, "report.png"), dat, dat))
     p = subprocess.run(["gnuplot", gp], capture_output=True, text=True)
@@ -352,6 +396,15 @@ def markdown(rep, diffs, failing, skips, cells, lock, png):
         else:
             dcol = ", ".join("`%s` (MEM=%s)" % (d.pop(), m) for m, d in sorted(digests.items()))
         md.append("| %s | %s | %s |" % (test, " | ".join(row), dcol))
+    heads, rows = side_by_side(rep, cells)
+    md += ["", "## Bases side by side", "",
+           "The same tests on each kernel: 2.6.14 (historical/), Debian's 6.1 and 6.12, "
+           "stock and with the series in each `split_ptlocks=` mode; a column is every "
+           "cell of that base and mode (how many in brackets), a word where they agree. "
+           "Digests are compared across bases in the table above.", "",
+           "| test | " + " | ".join(heads) + " |", "|---" * (len(heads) + 1) + "|"]
+    for test, row in rows:
+        md.append("| %s | %s |" % (test, " | ".join(row)))
     md += ["", "## Figures", "",
            "The `# test: key=value` figures: those equal in every cell, and the range of "
            "those that vary (the cells of the lowest and highest value).", "",

@@ -187,6 +187,6 @@ int main(void)
 	if (thp_kb)
 		printf("# %s: thp_kb=%lu\n", test_name, thp_kb);
 	printf("# %s: writers=%d forks=%d pages=%d gens=%u cuts=%d torn=%d ms=%ld digest=%08x\n",
-	       test_name, NWRITERS, FORKS, NWRITERS * PAGES, gens, cuts, torn, ms, digest);
+	       test_name, NWRITERS, FORKS, (int)(NWRITERS * PAGES), gens, cuts, torn, ms, digest);
 	pass();
 }

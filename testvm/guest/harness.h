@@ -58,8 +58,12 @@ static const char *test_name = "?";
 
 /* --- what nolibc (6.1) lacks ------------------------------------------- */
 
+#ifndef WTERMSIG
 #define WTERMSIG(status)	((status) & 0x7f)
+#endif
+#ifndef WIFSIGNALED		/* 6.12's nolibc has it */
 #define WIFSIGNALED(status)	(WTERMSIG(status) && WTERMSIG(status) != 0x7f)
+#endif
 
 static char *strstr(const char *s, const char *needle)
 {
@@ -745,9 +749,13 @@ static void lockstat_class(const char *prefix, struct lock_counts *c)
 	}
 }
 
-/* The classes of the two page-table locks, split and not. */
+/*
+ * The classes of the two page-table locks, split and not.  The split one is
+ * named after ptlock_ptr()'s argument: ptlock_ptr(page) in 6.1,
+ * ptlock_ptr(ptdesc) in 6.12; lockstat_class() matches the prefix.
+ */
 #define LOCK_MM		"&mm->page_table_lock"
-#define LOCK_PTL	"ptlock_ptr(page)"
+#define LOCK_PTL	"ptlock_ptr("
 
 /*
  * For a lock_stat test of the series: 1 when split_ptlocks is on, 0 off,

@@ -102,12 +102,12 @@ int main(void)
 	       swap_acq, zap_acq, zap_other);
 	if (fork_acq < 2 * TABLES)
 		fail("fork of %d tables took %s %ld times, not at least %d",
-		     TABLES, on ? LOCK_PTL : LOCK_MM, fork_acq, 2 * TABLES);
+		     TABLES, on ? LOCK_PTL ")" : LOCK_MM, fork_acq, 2 * TABLES);
 	if (swap_acq < swapped)
 		fail("swapoff of %ld of our pages took %s %ld times, not at least %ld",
-		     swapped, on ? LOCK_PTL : LOCK_MM, swap_acq, swapped);
+		     swapped, on ? LOCK_PTL ")" : LOCK_MM, swap_acq, swapped);
 	if (zap_acq < TABLES)
 		fail("munmap of %d tables took %s %ld times, not at least %d",
-		     TABLES, on ? LOCK_PTL : LOCK_MM, zap_acq, TABLES);
+		     TABLES, on ? LOCK_PTL ")" : LOCK_MM, zap_acq, TABLES);
 	pass();
 }

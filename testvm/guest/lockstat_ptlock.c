@@ -2,6 +2,7 @@
 /*
  * lockstat_ptlock - under a multi-threaded fault load, lock_stat shows the
  * lock the mode says: acquisitions of the per-table class ptlock_ptr(page)
+ * (ptlock_ptr(ptdesc) in 6.12)
  * with split_ptlocks on, of &mm->page_table_lock with it off.  Needs
  * /proc/lock_stat (debug kernels) and /sys/kernel/mm/split_ptlocks (the
  * series); skipped without them.  Reports both classes' acquisitions and
@@ -38,7 +39,7 @@ int main(void)
 	       test_name, on ? "on" : "off", pages, mm.acq, mm.con, pt.acq, pt.con);
 	if (on) {
 		if (pt.acq < pages)
-			fail("split on, but ptlock_ptr(page) taken %ld times for %ld faults",
+			fail("split on, but ptlock_ptr() taken %ld times for %ld faults",
 			     pt.acq, pages);
 		if (mm.acq > pages / 8)
 			fail("split on, but page_table_lock still taken %ld times", mm.acq);
@@ -47,7 +48,7 @@ int main(void)
 			fail("split off, but page_table_lock taken %ld times for %ld faults",
 			     mm.acq, pages);
 		if (pt.acq > pages / 8)
-			fail("split off, but ptlock_ptr(page) taken %ld times", pt.acq);
+			fail("split off, but ptlock_ptr() taken %ld times", pt.acq);
 	}
 	pass();
 }

@@ -48,9 +48,9 @@ int main(void)
 	other = on ? mm : pt;
 	if (want.acq < 2 * HUGES)
 		fail("split %s, but %s taken %ld times for %d huge faults and zaps",
-		     on ? "on" : "off", on ? LOCK_PTL : LOCK_MM, want.acq, 2 * HUGES);
+		     on ? "on" : "off", on ? LOCK_PTL ")" : LOCK_MM, want.acq, 2 * HUGES);
 	if (other.acq >= HUGES)
 		fail("split %s, but %s taken %ld times", on ? "on" : "off",
-		     on ? LOCK_MM : LOCK_PTL, other.acq);
+		     on ? LOCK_MM : LOCK_PTL ")", other.acq);
 	pass();
 }

@@ -8,7 +8,7 @@ expect_in "$T/out" "apt-get install linux-source"
 
 fake_source "$T/src.tar.xz" 5 10
 expect_fail "$T/out" tree
-expect_in "$T/out" "holds Linux 5.10.999; the series is for 6.1.x"
+expect_in "$T/out" "holds Linux 5.10.999; modern/6.1 is for 6.1.x"
 [ -e "$T/build/linux" ] && fail "a tree was left behind for the wrong version"
 
 fake_source "$T/src.tar.xz" 6 1

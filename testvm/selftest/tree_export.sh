@@ -12,7 +12,7 @@ w=$T/build/linux
 sed -i 's/^int line_20;/int line_20 = 20;/' "$w/mm/memory.c"
 git -C "$w" commit -q -a -m "mm: third"
 tree >"$T/out" 2>&1 || { cat "$T/out"; fail "run with a local commit failed"; }
-expect_in "$T/out" "not in modern/patches"
+expect_in "$T/out" "not in modern/6.1"
 tree export >"$T/out" 2>&1 || { cat "$T/out"; fail "export failed"; }
 expect_in "$T/out" "wrote 4 files"
 [ -f "$T/patches/0003-mm-third.patch" ] || fail "no 0003-mm-third.patch"

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Sourced by the scripts of modern/: where each packaged base lives.
+#
+# A base is a Debian linux-source package the series is carried on:
+#   6.1   linux-source-6.1 (bookworm)
+#   6.12  linux-source-6.12 (trixie; bookworm-security)
+# Its series is modern/BASE/.  6.1 came first and keeps the plain names
+# (tree $BUILD/linux, kernels debug, stock-debug-pae, ...); every other
+# base's trees, kernels and cells are prefixed with "BASE-" (tree
+# $BUILD/linux-6.12, kernel 6.12-debug-pae, cell 6.12-pae-on-smp4).
+#
+# base_set BASE sets, unless already set: TARBALL, PKG, TREE, STOCK, STAMP,
+# PATCHES.  base_of_kernel NAME prints the base a kernel name belongs to.
+
+BASES="6.1 6.12"
+
+base_die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+base_check() {
+	case " $BASES " in
+	*" $1 "*) ;;
+	*) base_die "BASE=$1: no such base (one of: $BASES)" ;;
+	esac
+}
+
+base_set() {
+	base_check "$1"
+	BASE=$1
+	b_dir=${BUILD:?}
+	if [ "$BASE" = 6.1 ]; then
+		b_pre=
+	else
+		b_pre=-$BASE
+	fi
+	TARBALL=${TARBALL:-/usr/src/linux-source-$BASE.tar.xz}
+	PKG=linux-source-$BASE
+	TREE=${TREE:-$b_dir/linux$b_pre}
+	STOCK=${STOCK:-$b_dir/linux$b_pre-stock}
+	STAMP=${STAMP:-$b_dir/tree$b_pre.stamp}
+	PATCHES=${PATCHES:-$(cd "$(dirname "$0")" && pwd)/$BASE}
+}
+
+# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1
+base_of_kernel() {
+	for b in $BASES; do
+		case $1 in "$b"-*) echo "$b"; return ;; esac
+	done
+	echo 6.1
+}
