@@ -39,6 +39,7 @@ sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 import ktap  # noqa: E402  (the parser: verdict names, figure_diffs, RUNS)
 
 LOCKSTAT = "lockstat_ptlock"
+BASE_DIFFS = os.path.join(HERE, "base-differences.txt")
 LOCK_FIGURES = ("mm_acq", "mm_con", "ptl_acq", "ptl_con")
 EXCERPT_MAX = 40
 
@@ -274,6 +275,38 @@ def side_by_side(rep, cells):
     return ["%s %s (%d)" % (b, m, len(groups[(b, m)])) for b, m in order], rows
 
 
+def expected_base_diffs():
+    """{(test, base): reason} from testvm/base-differences.txt."""
+    out = {}
+    with open(BASE_DIFFS) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                test, base, reason = line.rstrip("\n").split(None, 2)
+                out[(test, base)] = reason
+    return out
+
+
+def base_diffs(rep, cells, expected):
+    """Tests ok on one base and SKIP on another, in cells of the same mode,
+    that testvm/base-differences.txt does not declare."""
+    groups = {}
+    for r in cells:
+        if not r.get("skip"):
+            groups.setdefault(cell_mode(r), {}).setdefault(cell_base(r), []).append(r)
+    diffs = []
+    for test in rep.names:
+        for mode, bases in sorted(groups.items()):
+            seen = {b: {verdict(r, test) for r in rs} for b, rs in bases.items()}
+            if not any("ok" in v for v in seen.values()):
+                continue
+            for b, v in sorted(seen.items()):
+                if v == {"SKIP"} and (test, b) not in expected:
+                    diffs.append({"kind": "base", "test": test, "mode": mode,
+                                  "sides": {bb: "/".join(sorted(vv)) for bb, vv in seen.items()},
+                                  "logs": [rep.attach(bases[b][0]["cell"], test)]})
+    return diffs
+
+
 def cell_row(r):
     cmd = r.get("cmdline", "")
     args = cmd.split(" ", 1)[1] if " " in cmd else r["conf"].get("APPEND", "")
@@ -340,7 +373,12 @@ def markdown(rep, diffs, failing, skips, cells, lock, png):
         md.append("None: every test got the same verdict in every cell that ran it, "
                   "and the same digest in every cell with the same guest memory.")
     for d in diffs:
-        if d["kind"] == "verdict":
+        if d["kind"] == "base":
+            md.append("- **%s**: SKIP on one base, ok on another, in %s cells, and not "
+                      "declared in testvm/base-differences.txt: %s" % (
+                          d["test"], d["mode"],
+                          ", ".join("%s %s" % i for i in sorted(d["sides"].items()))))
+        elif d["kind"] == "verdict":
             groups = {}
             for c, v in d["sides"].items():
                 groups.setdefault(v, []).append(c)
@@ -401,7 +439,11 @@ def markdown(rep, diffs, failing, skips, cells, lock, png):
            "The same tests on each kernel: 2.6.14 (historical/), Debian's 6.1 and 6.12, "
            "stock and with the series in each `split_ptlocks=` mode; a column is every "
            "cell of that base and mode (how many in brackets), a word where they agree. "
-           "Digests are compared across bases in the table above.", "",
+           "Digests are compared across bases in the table above. A test that runs on "
+           "one base and not on another is a difference unless "
+           "testvm/base-differences.txt declares it; declared here:", ""]
+    md += ["- %s on %s: %s" % (t, b, why) for (t, b), why in sorted(expected_base_diffs().items())]
+    md += ["",
            "| test | " + " | ".join(heads) + " |", "|---" * (len(heads) + 1) + "|"]
     for test, row in rows:
         md.append("| %s | %s |" % (test, " | ".join(row)))
@@ -462,6 +504,7 @@ def main():
             os.remove(os.path.join(args.out, f))
     rep = Report(cells, ktap.RUNS, args.out)
     diffs, failing = rep.differences()
+    diffs += base_diffs(rep, cells, expected_base_diffs())
     skips = rep.skips()
     lock = rep.lockstat()
     png = plot(lock, args.out) if lock else None

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uffd_move - userfaultfd's UFFDIO_MOVE (6.8 on) moves anonymous pages from
+ * one part of the address space to another by remapping them.  It locks the
+ * source's and the destination's page table together with double_pt_lock(),
+ * which takes one lock when both are the same (a table with itself, or every
+ * table with split_ptlocks=off), and a whole THP moves as one pmd entry
+ * with its deposited pte table (move_pages_huge_pmd()).  Pages move between
+ * pte tables and within one; with THP (PAE cells) a huge page moves between
+ * pmd tables and within one, stays huge, and is unmapped.  The data must be
+ * at the destination, the source empty.  Kernels without UFFDIO_MOVE skip
+ * (testvm/base-differences.txt says which).
+ */
+#include "harness.h"
+
+#ifndef __NR_userfaultfd
+#define __NR_userfaultfd	374
+#endif
+/* <linux/userfaultfd.h> of 6.12; 6.1's headers lack UFFDIO_MOVE */
+#define UFFD_API		0xAAULL
+#define UFFD_FEATURE_MOVE	(1ULL << 16)
+#define UFFDIO_REGISTER_MODE_MISSING	1ULL
+struct uffd_api { unsigned long long api, features, ioctls; };
+struct uffd_register { unsigned long long start, len, mode, ioctls; };
+struct uffd_move { unsigned long long dst, src, len, mode; long long move; };
+#define UFFD_IOWR(nr, size)	(0xc0000000UL | ((size) << 16) | (0xAA << 8) | (nr))
+#define UFFDIO_API		UFFD_IOWR(0x3F, sizeof(struct uffd_api))
+#define UFFDIO_REGISTER		UFFD_IOWR(0x00, sizeof(struct uffd_register))
+#define UFFDIO_MOVE		UFFD_IOWR(0x05, sizeof(struct uffd_move))
+
+#define SEED		0x0ff5e700u
+#define PAGES		64
+#define SPAN		(4 * MiB)	/* a pte table's span without PAE; 2 with */
+#define LOW		0x20000000UL	/* pmd table 0 (PAE) */
+#define LOW2		0x20400000UL	/* pmd table 0, another entry */
+#define HIGH		0x60000000UL	/* pmd table 1 */
+
+static unsigned int digest = DIGEST_INIT;
+static int uffd;
+
+static void uffd_register(void *at, unsigned long len)
+{
+	struct uffd_register reg = { (unsigned long)at, len, UFFDIO_REGISTER_MODE_MISSING, 0 };
+
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		fail("UFFDIO_REGISTER of %lu bytes at %p: errno %d", len, at, errno);
+}
+
+/* move len bytes from src to dst (registered), all of them, or fail */
+static void uffd_move(void *dst, void *src, unsigned long len, const char *what)
+{
+	struct uffd_move mv = { (unsigned long)dst, (unsigned long)src, len, 0, 0 };
+
+	if (ioctl(uffd, UFFDIO_MOVE, &mv) || mv.move != (long long)len)
+		fail("%s: UFFDIO_MOVE %p -> %p of %lu bytes moved %lld (errno %d)",
+		     what, src, dst, len, mv.move, errno);
+}
+
+/* src's pages, moved to dst, hold the pattern; src reads as zero-filled */
+static void check_moved(unsigned char *dst, unsigned char *src, unsigned long pages,
+			unsigned int seed, const char *what)
+{
+	unsigned long p;
+	int bad;
+
+	corrupt_if_asked(dst + PAGE_SIZE);
+	for (p = 0; p < pages; p++) {
+		bad = check_page((unsigned int *)(dst + p * PAGE_SIZE), seed, p, &digest);
+		if (bad >= 0)
+			fail("%s: page %lu word %d wrong at %p", what, p, bad, dst);
+		if (((unsigned int *)(src + p * PAGE_SIZE))[7])
+			fail("%s: source page %lu still holds data after the move", what, p);
+	}
+}
+
+/*
+ * PAGES small pages from the start of a fresh source area to a registered
+ * destination at dst_off from it: another pte table when dst_off is SPAN,
+ * the same one when it is a few pages.
+ */
+static void small_move(unsigned long dst_off, unsigned int seed, const char *what)
+{
+	unsigned char *src = map_anon_aligned(2 * SPAN, SPAN);
+	unsigned char *dst = src + dst_off;
+	unsigned long p;
+
+	for (p = 0; p < PAGES; p++)
+		fill_page((unsigned int *)(src + p * PAGE_SIZE), seed, p);
+	uffd_register(dst, PAGES * PAGE_SIZE);
+	uffd_move(dst, src, PAGES * PAGE_SIZE, what);
+	check_moved(dst, src, PAGES, seed, what);
+}
+
+/* a THP at from, moved whole to to (a registered, empty area), unmapped */
+static void thp_uffd_move(unsigned long from, unsigned long to, unsigned int seed,
+			  const char *what)
+{
+	unsigned long base = thp_anon_kb(), huge;
+	unsigned char *m = thp_map_at(from, seed);
+	void *d = mmap((void *)to, HPAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (d != (void *)to)
+		fail("%s: mmap at 0x%lx gave %p (errno %d)", what, to, d, errno);
+	huge = thp_anon_kb();
+	uffd_register(d, HPAGE);
+	uffd_move(d, m, HPAGE, what);
+	if (thp_anon_kb() != huge)
+		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
+		     what, thp_anon_kb(), huge);
+	check_moved(d, m, HPAGE_PAGES, seed, what);
+	if (munmap(d, HPAGE) || munmap(m, HPAGE))
+		fail("%s: munmap: errno %d", what, errno);
+	if (thp_anon_kb() != base)
+		fail("%s: after munmap AnonHugePages %lu kB, was %lu kB",
+		     what, thp_anon_kb(), base);
+}
+
+int main(void)
+{
+	struct uffd_api api = { UFFD_API, 0, 0 };
+	long ms = now_ms();
+	int thp;
+
+	test_name = "uffd_move";
+	thp = thp_try_enable();
+	uffd = my_syscall1(__NR_userfaultfd, 0);
+	if (uffd < 0)
+		skip("no userfaultfd (errno %d)", -uffd);
+	if (ioctl(uffd, UFFDIO_API, &api))
+		fail("UFFDIO_API: errno %d", errno);
+	if (!(api.features & UFFD_FEATURE_MOVE))
+		skip("kernel without UFFDIO_MOVE (features 0x%llx)", api.features);
+
+	small_move(SPAN, SEED, "pages across pte tables");
+	small_move(PAGES * PAGE_SIZE, SEED + 1, "pages within a pte table");
+	if (thp) {
+		thp_uffd_move(LOW, HIGH, SEED + 2, "a THP across pmd tables");
+		thp_uffd_move(LOW, LOW2, SEED + 3, "a THP within a pmd table");
+	}
+	printf("# %s: pages=%d thp_moves=%d ms=%ld digest=%08x\n",
+	       test_name, 2 * PAGES, thp ? 2 : 0, now_ms() - ms, digest);
+	pass();
+}

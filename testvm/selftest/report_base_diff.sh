@@ -1,0 +1,36 @@
+#!/bin/sh
+# Bases side by side: a test ok on 6.12 and SKIP on 6.1, in cells of the same
+# mode, is a difference unless testvm/base-differences.txt declares it.
+. "$(dirname "$0")/lib.sh"
+
+# console CELL TEST VERDICT
+console() {
+	mkdir -p "$T/runs/$1"
+	echo "/boot/bzImage split_ptlocks=on" >"$T/runs/$1/cmdline"
+	if [ "$3" = ok ]; then
+		r="ok 2 $2"
+	else
+		r="ok 2 $2 # SKIP kernel without it"
+	fi
+	printf 'KTAP version 1\n1..2\nok 1 boot_log\n%s\n# ptltest: done\n' "$r" \
+		>"$T/runs/$1/console.log"
+}
+
+report() {
+	BUILD=$T "$ROOT/testvm/ktap.py" --out "$T/results" pae-on-smp4 6.12-pae-on-smp4 \
+		>"$T/ktap.out" 2>&1 || { cat "$T/ktap.out"; fail "ktap.py failed"; }
+	BUILD=$T "$ROOT/testvm/report.py" >"$T/out" 2>&1
+}
+
+console pae-on-smp4 uffd_move skip
+console 6.12-pae-on-smp4 uffd_move ok
+report || { cat "$T/out"; fail "a declared difference failed the report"; }
+expect_in "$T/report/report.md" "| uffd_move | SKIP | ok |"
+expect_in "$T/report/report.md" "- uffd_move on 6.1: UFFDIO_MOVE came in 6.8"
+
+console pae-on-smp4 thp_split skip
+console 6.12-pae-on-smp4 thp_split ok
+if report; then cat "$T/out"; fail "an undeclared difference between bases passed"; fi
+expect_in "$T/out" "report: thp_split differs: base: 6.1 SKIP, 6.12 ok"
+expect_in "$T/report/report.md" "**thp_split**: SKIP on one base, ok on another, in on PAE cells"
+exit 0
