@@ -20,7 +20,9 @@ BASE      ?= all
 BASES     := $(if $(filter all,$(BASE)),$(if $(filter bookworm,$(OS_CODENAME)),6.1 6.12,6.12),$(BASE))
 $(foreach b,$(BASES),$(if $(filter $(b),$(ALL_BASES)),,$(error BASE=$(b): no such base; one of: $(ALL_BASES) all)))
 base_var  = $(shell BUILD=$(B) sh -c '. modern/base.sh && base_set $(2) && echo $$$(1)')
-# a kernel or cell name's base: its prefix (6.12-pae-on-smp4), 6.1 without
+# a kernel or cell name's base: its prefix (6.12-pae-on-smp4), 6.1 without;
+# the prefix of a base's names
+base_pre    = $(if $(filter 6.1,$(1)),,$(1)-)
 kernel_base = $(or $(filter $(firstword $(subst -, ,$(1))),$(filter-out 6.1,$(ALL_BASES))),6.1)
 # the guest programs and the tools they need come from the first base's tree
 TREE      := $(or $(TREE),$(call base_var,TREE,$(firstword $(BASES))))
@@ -36,6 +38,8 @@ base_cells = $(foreach b,$(BASES),$(foreach c,$(all_cells),$(if $(filter $(b),$(
 	$(filter historical,$(call cell_kernel,$(c))),,$(c))))) $(foreach c,$(all_cells),$(if \
 	$(filter historical,$(call cell_kernel,$(c))),$(c)))
 CELLS     := $(or $(CELLS),$(strip $(foreach c,$(base_cells),$(if $(call cell_full,$(c)),,$(c)))))
+include testvm/vars.mk
+
 # "historical" is the 2.6.14 kernel 'make historical' builds, not kbuild.sh's
 KERNELS   := $(filter-out historical,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
 # the bases whose trees the kernels need, and the guest's
@@ -114,6 +118,7 @@ help:
 	@echo "           TIMEOUT=secs per boot (600)  APPEND='kernel args' for every cell"
 	@echo "           EXTRA=program|dir  your static i386 programs, run in every cell"
 	@echo "           RUN='prog args'    the command line of one of them"
+	@echo "           (each is checked before anything runs: testvm/vars.mk)"
 
 deps:
 	@missing=$$(for p in $(PACKAGES); do \
@@ -240,8 +245,10 @@ mm-selftests mm-selftests-check: $(addprefix kernel-,$(sort $(foreach c,$(MM_CEL
 	done; \
 	testvm/mm_selftests.py $(MM_SET) $(MM_CELLS)
 
-selftest: kernel-perf kernel-debug kernel-debug-pae kernel-stock-debug kernel-stock-perf guest
-	@testvm/selftest/run.sh
+# the host tests boot the first base's kernels
+SELFTEST_BASE := $(firstword $(BASES))
+selftest: $(addprefix kernel-$(call base_pre,$(SELFTEST_BASE)),perf debug debug-pae stock-debug) guest
+	@SELFTEST_BASE=$(SELFTEST_BASE) testvm/selftest/run.sh
 
 # the kernel's mm selftests run on 6.1's cells (tools/testing/selftests/vm)
 MM_CHECK  := $(if $(filter 6.1,$(BASES)),mm-selftests-check)
@@ -249,16 +256,23 @@ check: report selftest lint historical-check $(MM_CHECK)
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
 		$(B)/results/historical.json $(if $(MM_CHECK),$(B)/results/mm-selftests.json)
 
-bench: kernel-perf kernel-debug kernel-stock-perf kernel-perf-pae kernel-debug-pae guest
-	@testvm/bench.sh
+# per base, then the bases side by side (build/report/bases.md)
+bench_out    = $(B)/report$(if $(filter 6.1,$(1)),,/$(1))
+bench: $(addprefix kernel-,$(foreach b,$(BASES),$(addprefix $(call base_pre,$(b)),perf debug stock-perf perf-pae debug-pae))) guest
+	@$(foreach b,$(BASES),BENCH_BASE=$(b) BENCH_OUT=$(call bench_out,$(b)) testvm/bench.sh &&) true
+	@$(if $(word 2,$(BASES)),testvm/bench.py --bases $(B)/report $(foreach b,$(BASES),$(call bench_out,$(b))))
 
 # lint per base: 6.1 in its debug kernel (THP and hugetlb files in debug-pae
 # directories), the others in their debug-pae kernel
 lint_main    = $(if $(filter 6.1,$(1)),debug,debug-pae)
 lint_kernels = $(if $(filter 6.1,$(1)),debug stock-debug debug-pae,$(1)-debug-pae $(1)-stock-debug-pae)
+# the KUnit=m link check builds a kernel: make check does it for the first
+# base only (the same Kconfig rule on both), make lint for each
+LINT_KUNITM_BASES := $(BASES)
+check: LINT_KUNITM_BASES := $(firstword $(BASES))
 define lint_rule
 lint-$(1): $(addprefix kernel-,$(call lint_kernels,$(1)))
-	@BASE=$(1) LINT_KERNEL=$(call lint_main,$(1)) \
+	@BASE=$(1) LINT_KERNEL=$(call lint_main,$(1)) LINT_KUNITM=$$(if $$(filter $(1),$$(LINT_KUNITM_BASES)),1,0) \
 		$$(STAGE) "lint $(1): checkpatch, sparse" $$(LOG)/lint-$(1).log modern/lint.sh
 	@grep 'skipped$$$$' $$(LOG)/lint-$(1).log | sed 's/^/           /'
 endef

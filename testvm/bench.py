@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Summarise a bench.sh run: bench.py OUT
+Compare the runs of several bases: bench.py --bases DEST OUT...
 
 Reads OUT/host.txt and the consoles OUT/runs/PART-ROUND-MODE-KIND/console.log
 ("# bench: kind=K threads=T faults=N ms=M faults_per_s=R [lock figures]"),
-writes OUT/bench.json, OUT/bench.md (tables, and the issue's goals with the
+writes OUT/bench.json, OUT/bench.md (tables, and the goals with the
 measured ratio next to each) and OUT/bench.png (gnuplot: faults/s against
 threads, one line per mode, one panel per kind).
+
+With --bases, reads each OUT/bench.json (one per base, host.txt's base=)
+and writes DEST/bases.md and DEST/bases.json: every part, kind, thread count
+and mode, the median faults/s on each base side by side.
 """
 import json
 import os
@@ -65,7 +70,7 @@ def find(rows, kind, t, mode):
     return None
 
 
-def goals(rows, got):
+def goals(rows, got, base):
     out = []
     on, off = find(rows["scaling"], "lameter", 2, "on"), find(rows["scaling"], "lameter", 2, "off")
     if on and off:
@@ -88,7 +93,7 @@ def goals(rows, got):
             q = statistics.quantiles(pairs, n=4) if len(pairs) > 1 else [ratio] * 3
             # a 1% goal cannot be judged from pairs that scatter more than that
             met = None if q[2] - q[0] > 0.02 else ratio >= 0.99
-            out.append({"goal": "%s T=1: patched split=on vs stock 6.1, <= 1%% slower" % kind,
+            out.append({"goal": "%s T=1: patched split=on vs stock %s, <= 1%% slower" % (kind, base),
                         "measured": "%+.1f%% (median of %d interleaved pairs; quartiles "
                                     "%.3f..%.3f, range %.3f..%.3f)%s" % (
                                         100 * (ratio - 1), len(pairs), q[0], q[2],
@@ -136,7 +141,7 @@ def markdown(host, rows, gl):
     md += lock_table(rows["contention"],
                      "Contention (debug kernel, lock_stat, lameter, 2 threads)")
     md += ["", "## Cost of the switch (T=1): faults/s", "",
-           "| kind | stock 6.1 | patched, split=on |", "|---|---|---|"]
+           "| kind | stock %s | patched, split=on |" % host.get("base", "6.1"), "|---|---|---|"]
     for r in rows["cost"]:
         if r["mode"] == "stock":
             on = find(rows["cost"], r["kind"], 1, "on")
@@ -198,7 +203,51 @@ def plot(out, rows):
     subprocess.run(["gnuplot", path], check=True)
 
 
+def bases(dest, outs):
+    """DEST/bases.md: the median faults/s of each base, side by side."""
+    runs = []
+    for o in outs:
+        with open(os.path.join(o, "bench.json")) as f:
+            b = json.load(f)
+        runs.append((b["host"].get("base", "6.1"), b["rows"]))
+    names = [b for b, _ in runs]
+    keys = []
+    for _, rows in runs:
+        for part in ("scaling", "cost", "huge", "contention", "hugelock"):
+            for r in rows.get(part, []):
+                k = (part, r["kind"], r["threads"], r["mode"])
+                if k not in keys:
+                    keys.append(k)
+    table = []
+    for k in keys:
+        vals = []
+        for _, rows in runs:
+            r = find(rows.get(k[0], []), k[1], k[2], k[3])
+            vals.append(r["faults_per_s"]["median"] if r else None)
+        table.append({"part": k[0], "kind": k[1], "threads": k[2], "mode": k[3],
+                      "faults_per_s": dict(zip(names, vals))})
+    md = ["# Page-fault benchmark: the bases side by side", "",
+          "Median faults/s of each `make bench` part on each base (same cells, same "
+          "host; each base's own stock kernel in `cost`). Under TCG: compare the "
+          "columns with each other, not with hardware.", "",
+          "| part | kind | T | mode | " + " | ".join(names) + " | %s/%s |" % (names[-1], names[0]),
+          "|---" * (5 + len(names)) + "|"]
+    for t in table:
+        v = [t["faults_per_s"][n] for n in names]
+        ratio = "%.2f" % (v[-1] / v[0]) if v[0] and v[-1] else "-"
+        md.append("| %s | %s | %d | %s | %s | %s |" % (
+            t["part"], t["kind"], t["threads"], t["mode"],
+            " | ".join("%d" % x if x is not None else "-" for x in v), ratio))
+    with open(os.path.join(dest, "bases.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    with open(os.path.join(dest, "bases.json"), "w") as f:
+        json.dump({"bases": names, "rows": table}, f, indent=1)
+    print("bench: %s" % os.path.join(dest, "bases.md"))
+
+
 def main():
+    if sys.argv[1] == "--bases":
+        return bases(sys.argv[2], sys.argv[3:])
     out = sys.argv[1]
     host = {}
     with open(os.path.join(out, "host.txt")) as f:
@@ -209,7 +258,7 @@ def main():
     if not got:
         sys.exit("bench.py: error: no '# bench:' lines under %s/runs" % out)
     rows = summarise(got)
-    gl = goals(rows, got)
+    gl = goals(rows, got, host.get("base", "6.1"))
     with open(os.path.join(out, "bench.json"), "w") as f:
         json.dump({"host": host, "rows": rows, "goals": gl}, f, indent=1)
     text = markdown(host, rows, gl)

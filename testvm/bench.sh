@@ -12,7 +12,7 @@
 #   contention  debug kernel (lock_stat), on vs off: lameter at 2 threads,
 #               BENCH_LOCK_ROUNDS rounds; contentions and wait time of
 #               &mm->page_table_lock and of the ptlock class
-#   cost        stock 6.1 (stock-perf) vs patched split_ptlocks=on, T=1,
+#   cost        stock (stock-perf) vs patched split_ptlocks=on, T=1,
 #               BENCH_COST_KINDS, BENCH_COST_ROUNDS rounds
 #   huge        the split pmd lock: perf-pae kernel in the PAE cell with 2
 #               vCPUs, on vs off, kind thp (huge pages first-touched by each
@@ -24,7 +24,9 @@
 # Consoles go to BENCH_OUT/runs/PART-ROUND-MODE-KIND; testvm/bench.py writes
 # the medians, spreads and goal ratios to BENCH_OUT/bench.{md,json,png}.
 #
-#   BENCH_OUT          default $BUILD/report
+#   BENCH_BASE         6.1 (default) or 6.12: the kernels are that base's
+#                      (6.12-perf, ...; modern/base.sh)
+#   BENCH_OUT          default $BUILD/report, $BUILD/report/6.12 for 6.12
 #   BENCH_MS           milliseconds per measurement (default 5000)
 #   BENCH_ROUNDS       default 5;  BENCH_KINDS default "pf1 pf2 pf3 lameter"
 #   BENCH_THREADS      default 1,2 (the vCPUs)
@@ -44,7 +46,18 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
-out=${BENCH_OUT:-$BUILD/report}
+BASE=${BENCH_BASE:-6.1}
+case $BASE in
+6.1) pre= ;;
+6.12) pre=6.12- ;;
+*) echo "bench: error: BENCH_BASE: '$BASE' (6.1 or 6.12)" >&2; exit 1 ;;
+esac
+out=${BENCH_OUT:-$BUILD/report${pre:+/$BASE}}
+PERF_KERNEL=${PERF_KERNEL:-${pre}perf}
+DEBUG_KERNEL=${DEBUG_KERNEL:-${pre}debug}
+STOCK_KERNEL=${STOCK_KERNEL:-${pre}stock-perf}
+PERF_PAE_KERNEL=${PERF_PAE_KERNEL:-${pre}perf-pae}
+DEBUG_PAE_KERNEL=${DEBUG_PAE_KERNEL:-${pre}debug-pae}
 MS=${BENCH_MS:-5000}
 THREADS=${BENCH_THREADS:-1,2}
 PARTS=${BENCH_PARTS:-scaling contention cost huge hugelock}
@@ -69,11 +82,11 @@ case $TCG in single|multi) ;; *) die "BENCH_TCG: '$TCG' (single or multi)" ;; es
 command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot-nox)"
 for part in $PARTS; do
 	case $part in
-	scaling) ks=${PERF_KERNEL:-perf} ;;
-	contention) ks=${DEBUG_KERNEL:-debug} ;;
-	cost) ks="${PERF_KERNEL:-perf} ${STOCK_KERNEL:-stock-perf}" ;;
-	huge) ks=${PERF_PAE_KERNEL:-perf-pae} ;;
-	hugelock) ks=${DEBUG_PAE_KERNEL:-debug-pae} ;;
+	scaling) ks=$PERF_KERNEL ;;
+	contention) ks=$DEBUG_KERNEL ;;
+	cost) ks="$PERF_KERNEL $STOCK_KERNEL" ;;
+	huge) ks=$PERF_PAE_KERNEL ;;
+	hugelock) ks=$DEBUG_PAE_KERNEL ;;
 	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost huge hugelock)" ;;
 	esac
 	for k in $ks; do
@@ -83,6 +96,7 @@ done
 rm -rf "$runs" "$out/resets.txt"
 mkdir -p "$runs"
 {
+	echo "base=$BASE"
 	echo "host_cores=$(nproc)"
 	echo "qemu=$(qemu-system-i386 --version | head -n 1)"
 	echo "guest_mem_mib=$(sed -n 's/^MEM=//p' "$here/cells/$CELL")"
@@ -146,23 +160,23 @@ for part in $PARTS; do
 		case $part in
 		scaling)
 			for kind in ${BENCH_KINDS:-pf1 pf2 pf3 lameter}; do
-				boot scaling $r on "$kind" "${PERF_KERNEL:-perf}" "$THREADS"
-				boot scaling $r off "$kind" "${PERF_KERNEL:-perf}" "$THREADS"
+				boot scaling $r on "$kind" "$PERF_KERNEL" "$THREADS"
+				boot scaling $r off "$kind" "$PERF_KERNEL" "$THREADS"
 			done ;;
 		contention)
-			boot contention $r on lameter "${DEBUG_KERNEL:-debug}" 2
-			boot contention $r off lameter "${DEBUG_KERNEL:-debug}" 2 ;;
+			boot contention $r on lameter "$DEBUG_KERNEL" 2
+			boot contention $r off lameter "$DEBUG_KERNEL" 2 ;;
 		cost)
 			for kind in ${BENCH_COST_KINDS:-pf1}; do
-				boot cost $r stock "$kind" "${STOCK_KERNEL:-stock-perf}" 1
-				boot cost $r on "$kind" "${PERF_KERNEL:-perf}" 1
+				boot cost $r stock "$kind" "$STOCK_KERNEL" 1
+				boot cost $r on "$kind" "$PERF_KERNEL" 1
 			done ;;
 		huge)
-			boot huge $r on thp "${PERF_PAE_KERNEL:-perf-pae}" "$THREADS"
-			boot huge $r off thp "${PERF_PAE_KERNEL:-perf-pae}" "$THREADS" ;;
+			boot huge $r on thp "$PERF_PAE_KERNEL" "$THREADS"
+			boot huge $r off thp "$PERF_PAE_KERNEL" "$THREADS" ;;
 		hugelock)
-			boot hugelock $r on thp "${DEBUG_PAE_KERNEL:-debug-pae}" 2
-			boot hugelock $r off thp "${DEBUG_PAE_KERNEL:-debug-pae}" 2 ;;
+			boot hugelock $r on thp "$DEBUG_PAE_KERNEL" 2
+			boot hugelock $r off thp "$DEBUG_PAE_KERNEL" 2 ;;
 		esac
 		r=$((r + 1))
 	done

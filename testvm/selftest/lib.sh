@@ -5,6 +5,16 @@
 # wrong with fail(); it must not touch the real $BUILD tree.
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# the base whose kernels the tests boot (make passes the first of BASES);
+# its kernel names start with PRE (modern/base.sh)
+SELFTEST_BASE=${SELFTEST_BASE:-6.1}
+PRE=
+[ "$SELFTEST_BASE" = 6.1 ] || PRE=$SELFTEST_BASE-
+
+# cell_kernel CELL: the bzImage the cell names, of the base under test
+cell_kernel() {
+	echo "$BUILD/kernel/$PRE$(sed -n 's/^KERNEL=//p' "$ROOT/testvm/cells/$1")/arch/x86/boot/bzImage"
+}
 
 fail() {
 	echo "FAIL: $*"
@@ -74,7 +84,7 @@ tree() {
 # replaces the built one.
 boot_cell() {
 	# expanded before BUILD is pointed at $T for the run
-	_kernel=$BUILD/kernel/$(sed -n 's/^KERNEL=//p' "$ROOT/testvm/cells/$1")/arch/x86/boot/bzImage
+	_kernel=$(cell_kernel "$1")
 	_initramfs=${INITRAMFS:-$BUILD/initramfs.cpio}
 	BUILD=$T TIMEOUT=300 KERNEL=$_kernel INITRAMFS=$_initramfs APPEND="$2" \
 		"$ROOT/testvm/qemu-run.sh" "$1" "$T/runs/$1" &&

@@ -7,11 +7,11 @@
 # not repeated here (LINT_KUNITM=0).
 . "$(dirname "$0")/lib.sh"
 
-expect_fail "$T/out" env LINT_INJECT=1 LINT_KUNITM=0 "$ROOT/modern/lint.sh"
+expect_fail "$T/out" env BASE="$SELFTEST_BASE" LINT_INJECT=1 LINT_KUNITM=0 "$ROOT/modern/lint.sh"
 expect_in "$T/out" "sparse warnings the series adds:"
 expect_in "$T/out" "lint self-test: injected"
 expect_in "$T/out" "lint: FAILED"
-LINT_KUNITM=0 "$ROOT/modern/lint.sh" >"$T/out2" 2>&1 || { cat "$T/out2"; fail "lint fails without the injection"; }
+BASE="$SELFTEST_BASE" LINT_KUNITM=0 "$ROOT/modern/lint.sh" >"$T/out2" 2>&1 || { cat "$T/out2"; fail "lint fails without the injection"; }
 grep -q "^mm/memory.c: no new sparse warnings ([1-9][0-9]* in all" "$T/out2" ||
 	{ cat "$T/out2"; fail "no sparse warnings read for mm/memory.c: is sparse's output parsed?"; }
 exit 0

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 start=$(date +%s)
-expect_fail "$T/out" env TIMEOUT=10 APPEND="rdinit=/bin/idle" \
+expect_fail "$T/out" env TIMEOUT=10 APPEND="rdinit=/bin/idle" KERNEL="$(cell_kernel perf-smp2)" \
 	"$ROOT/testvm/qemu-run.sh" perf-smp2 "$T/run"
 took=$(($(date +%s) - start))
 expect_in "$T/out" "did not finish within 10s (hang)"
