@@ -55,7 +55,7 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     clang lld llvm \
 	     perl sparse python3-ply python3-git gnuplot-nox shellcheck pyflakes3
 
-.PHONY: all help deps tree kernels guest run matrix report report-example check selftest torture \
+.PHONY: all help deps tree kernels guest run matrix quick report report-example check selftest torture \
 	mm-selftests mm-selftests-check guest-mm \
 	lint bisect-check export historical historical-check historical-series bench clean \
 	mutants \
@@ -77,6 +77,8 @@ help:
 	@echo "               $(KERNELS)"
 	@echo "make guest     nolibc test programs + syscall check + initramfs"
 	@echo "make run       boot each cell of CELLS and print the verdict table"
+	@echo "make quick     the inner loop: the first base's debug-pae kernel, split"
+	@echo "               on and off at 2 vCPUs, fault and huge-page tests (~2 min)"
 	@echo "make matrix    the report over every cell of the bases, also those"
 	@echo "               marked MATRIX=full (6.12 non-PAE, smp1/smp4 twins)"
 	@echo "make report    run, then the differential report: differences between"
@@ -217,6 +219,23 @@ torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_ker
 		testvm/qemu-run.sh $$c $(B)/torture/$$c; \
 	done; \
 	RUNS=$(B)/torture testvm/ktap.py --out $(B)/torture $(TORTURE_CELLS)
+
+# make quick: the inner loop after a change in the tree's mm/: one kernel
+# (the first base's debug-pae: lockdep, THP, split pmd locks), split_ptlocks
+# on and off at 2 vCPUs, the fault, THP, hugetlb and uffd tests only; the
+# verdict table and the time it took.
+comma := ,
+QUICK_PRE   := $(call base_pre,$(firstword $(BASES)))
+QUICK_CELLS := $(QUICK_PRE)pae-on-smp4 $(QUICK_PRE)pae-off-smp4
+QUICK_TESTS = $(subst $(eval) ,$(comma),$(strip $(filter fault_% thp_% hugetlb_% uffd_%,$(GUEST_TESTS))))
+quick: kernel-$(QUICK_PRE)debug-pae guest
+	@start=$$(date +%s); rc=0; \
+	for c in $(QUICK_CELLS); do \
+		SMP=2 APPEND="ptltest.only=$(QUICK_TESTS)" $(STAGE) "quick $$c (2 vCPUs)" \
+			$(LOG)/quick-$$c.log testvm/qemu-run.sh $$c $(B)/quick/$$c || rc=1; \
+	done; \
+	RUNS=$(B)/quick testvm/ktap.py --out $(B)/quick $(QUICK_CELLS) || rc=1; \
+	echo "quick: $$(($$(date +%s) - start)) s from the kernel build's end"; exit $$rc
 
 # make mutants: each bug of testvm/mutants/ planted in a scratch build of its
 # kernel, booted with the tests that must catch it (a kernel build each)

@@ -38,6 +38,7 @@ base_set() {
 		b_pre=-$BASE
 	fi
 	TARBALL=${TARBALL:-/usr/src/linux-source-$BASE.tar.xz}
+	# shellcheck disable=SC2034  # read by the scripts that source this
 	PKG=linux-source-$BASE
 	TREE=${TREE:-$b_dir/linux$b_pre}
 	STOCK=${STOCK:-$b_dir/linux$b_pre-stock}

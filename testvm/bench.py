@@ -70,7 +70,7 @@ def find(rows, kind, t, mode):
     return None
 
 
-def goals(rows, got, base):
+def goals(rows, got, kernel):
     out = []
     on, off = find(rows["scaling"], "lameter", 2, "on"), find(rows["scaling"], "lameter", 2, "off")
     if on and off:
@@ -93,7 +93,7 @@ def goals(rows, got, base):
             q = statistics.quantiles(pairs, n=4) if len(pairs) > 1 else [ratio] * 3
             # a 1% goal cannot be judged from pairs that scatter more than that
             met = None if q[2] - q[0] > 0.02 else ratio >= 0.99
-            out.append({"goal": "%s T=1: patched split=on vs stock %s, <= 1%% slower" % (kind, base),
+            out.append({"goal": "%s T=1: patched split=on vs stock %s, <= 1%% slower" % (kind, kernel),
                         "measured": "%+.1f%% (median of %d interleaved pairs; quartiles "
                                     "%.3f..%.3f, range %.3f..%.3f)%s" % (
                                         100 * (ratio - 1), len(pairs), q[0], q[2],

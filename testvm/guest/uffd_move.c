@@ -126,7 +126,7 @@ int main(void)
 	thp = thp_try_enable();
 	uffd = my_syscall1(__NR_userfaultfd, 0);
 	if (uffd < 0)
-		skip("no userfaultfd (errno %d)", -uffd);
+		skip("kernel without userfaultfd (errno %d)", -uffd);
 	if (ioctl(uffd, UFFDIO_API, &api))
 		fail("UFFDIO_API: errno %d", errno);
 	if (!(api.features & UFFD_FEATURE_MOVE))

@@ -14,9 +14,9 @@ fake_source "$T/src.tar.xz" 6 1
 mkdir -p "$T/patches"
 dd if=/dev/zero of="$T/build/fill" bs=64k 2>/dev/null || true
 expect_fail "$T/out" env TARBALL="$T/src.tar.xz" PATCHES="$T/patches" \
-	make -C "$ROOT" --no-print-directory tree BUILD="$T/build"
-expect_in "$T/out" "tree: import, apply modern/"
+	make -C "$ROOT" --no-print-directory tree BUILD="$T/build" BASE=6.1
+expect_in "$T/out" "tree 6.1: import, apply modern/6.1"
 expect_in "$T/out" "FAIL"
-expect_in "$T/out" "tree: import, apply modern/: the file system of $T/build/logs is full"
+expect_in "$T/out" "tree 6.1: import, apply modern/6.1: the file system of $T/build/logs is full"
 [ ! -e "$T/build/linux" ] || fail "a tree was left in $T/build/linux"
 exit 0
