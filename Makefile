@@ -93,7 +93,8 @@ help:
 	@echo "               about 1 min)"
 	@echo "make torture   mm_torture alone on the debug and debug-pae (THP) kernels"
 	@echo "               in each mode, long"
-	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=$(SEED), TORTURE_CELLS=...)"
+	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=n: mm_torture.c's"
+	@echo "               DEF_SEED unless set, TORTURE_CELLS=...)"
 	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
 	@echo "               stock vs on at T=1, huge pages per pmd table on PAE"
 	@echo "               (build/report/bench.md, .json, .png)"
@@ -210,9 +211,9 @@ historical: $(if $(EXTRA)$(RUN),extra-check) guest
 # make torture: mm_torture alone, long, on the debug and debug-pae kernels in each mode
 TORTURE_CELLS ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4 pae-on-smp4 pae-off-smp4
 TORTURE_OPS   ?= 60000
-SEED          ?= 28839
+# SEED: unset, mm_torture uses its own default (DEF_SEED)
 torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_kernel,$(c))))) guest
-	@args="ptltest.only=mm_torture ptltest.seed=$(SEED) ptltest.torture_ops=$(TORTURE_OPS)"; \
+	@args="ptltest.only=mm_torture $(if $(SEED),ptltest.seed=$(SEED)) ptltest.torture_ops=$(TORTURE_OPS)"; \
 	for c in $(TORTURE_CELLS); do \
 		TIMEOUT=3600 APPEND="$$args ptltest.torture_ms=3000000 ptltest.timeout=3300" \
 		$(STAGE) "torture $$c ($(TORTURE_OPS) ops/worker)" $(LOG)/torture-$$c.log \
