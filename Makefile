@@ -45,8 +45,6 @@ KERNELS   := $(filter-out historical,$(sort $(foreach c,$(CELLS),$(call cell_ker
 # the bases whose trees the kernels need, and the guest's
 TREE_BASES := $(sort $(firstword $(BASES)) $(foreach k,$(KERNELS),$(call kernel_base,$(k))))
 HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical,$(call cell_kernel,$(c))),$(c))))
-HISTORICAL_IMAGE := $(B)/kernel/historical/arch/i386/boot/bzImage
-HISTORICAL_SKIP  := no 2.6.14 kernel: make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1
 
 # Debian packages the project uses (--no-install-recommends).
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
@@ -55,7 +53,8 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     clang lld llvm \
 	     perl sparse python3-ply python3-git gnuplot-nox shellcheck pyflakes3
 
-.PHONY: all help deps tree kernels guest run matrix quick report report-example check selftest torture \
+.PHONY: all help deps tree kernels guest run matrix quick report report-example check selftest \
+	selftest-host torture \
 	mm-selftests mm-selftests-check guest-mm \
 	lint bisect-check export historical historical-check historical-series bench clean \
 	mutants \
@@ -85,6 +84,7 @@ help:
 	@echo "               cells first (build/report/report.md, .json, .png)"
 	@echo "make report-example  the report of the last run as docs/report-example.md"
 	@echo "make selftest  host-side tests of the tooling's failure paths"
+	@echo "make selftest-host  those that need no kernel (seconds)"
 	@echo "make mm-selftests  the kernel's own mm selftests (tools/testing/"
 	@echo "               selftests/vm, testvm/mm-selftests.txt) in each split mode"
 	@echo "               and on stock: a test ok on stock must pass in every mode"
@@ -155,21 +155,10 @@ guest: tree
 		$(MAKE) --no-print-directory guest-build
 	@echo "           syscalls used: $$(cut -d' ' -f1,2 $(GUEST)/syscalls.txt | sort -un | tr '\n' ' ' | sed 's/ \([0-9]\)/, \1/g')"
 
-# Every cell, then the verdicts; with EXTRA, booted with the user's programs.
-# A historical cell boots only once 'make historical' has built its kernel;
-# until then it is marked skipped, with the reason, and reported SKIP.
-BOOT_CELLS = for c in $(CELLS); do \
-		case " $(HISTORICAL_CELLS) " in *" $$c "*) \
-			if [ ! -f $(HISTORICAL_IMAGE) ]; then \
-				mkdir -p $(B)/runs/$$c; \
-				echo "$(HISTORICAL_SKIP)" >$(B)/runs/$$c/skip; \
-				echo "[$$(date +%H:%M:%S)] boot $$c: SKIP ($(HISTORICAL_SKIP))"; \
-				continue; \
-			fi ;; \
-		esac; \
-		INITRAMFS=$(BOOT_INITRAMFS) $(STAGE) "boot $$c" $(LOG)/run-$$c.log \
-			testvm/qemu-run.sh $$c; \
-	done; \
+# Every cell (testvm/boot.sh), then the verdicts; with EXTRA, booted with the
+# user's programs.  A historical cell boots only once 'make historical' has
+# built its kernel; until then qemu-run.sh marks it skipped, with the reason.
+BOOT_CELLS = INITRAMFS=$(BOOT_INITRAMFS) testvm/boot.sh $(CELLS); \
 	testvm/ktap.py --out $(B)/results $(CELLS)
 
 run: $(if $(EXTRA)$(RUN),extra-check) kernels guest
@@ -200,10 +189,7 @@ historical: $(if $(EXTRA)$(RUN),extra-check) guest
 		historical/build.sh tree
 	@$(STAGE) "config historical" $(LOG)/config-historical.log historical/build.sh config
 	@$(STAGE) "build historical" $(LOG)/build-historical.log historical/build.sh build
-	@rc=0; for c in $(HISTORICAL_CELLS); do \
-		INITRAMFS=$(BOOT_INITRAMFS) $(STAGE) "boot $$c" $(LOG)/run-$$c.log \
-			testvm/qemu-run.sh $$c || rc=1; \
-	done; \
+	@rc=0; INITRAMFS=$(BOOT_INITRAMFS) testvm/boot.sh $(HISTORICAL_CELLS) || rc=1; \
 	testvm/ktap.py --out $(B)/results $$(for c in $(CELLS); do \
 		[ -f $(B)/runs/$$c/console.log ] || [ -f $(B)/runs/$$c/skip ] && echo $$c; done) || rc=1; \
 	testvm/report.py || rc=1; exit $$rc
@@ -214,11 +200,9 @@ TORTURE_OPS   ?= 60000
 # SEED: unset, mm_torture uses its own default (DEF_SEED)
 torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_kernel,$(c))))) guest
 	@args="ptltest.only=mm_torture $(if $(SEED),ptltest.seed=$(SEED)) ptltest.torture_ops=$(TORTURE_OPS)"; \
-	for c in $(TORTURE_CELLS); do \
-		TIMEOUT=3600 APPEND="$$args ptltest.torture_ms=3000000 ptltest.timeout=3300" \
-		$(STAGE) "torture $$c ($(TORTURE_OPS) ops/worker)" $(LOG)/torture-$$c.log \
-		testvm/qemu-run.sh $$c $(B)/torture/$$c; \
-	done; \
+	TIMEOUT=3600 APPEND="$$args ptltest.torture_ms=3000000 ptltest.timeout=3300" \
+		testvm/boot.sh -o $(B)/torture -l "torture ($(TORTURE_OPS) ops/worker)" -g torture \
+		$(TORTURE_CELLS); \
 	RUNS=$(B)/torture testvm/ktap.py --out $(B)/torture $(TORTURE_CELLS)
 
 # make quick: the inner loop after a change in the tree's mm/: one kernel
@@ -231,10 +215,8 @@ QUICK_CELLS := $(QUICK_PRE)pae-on-smp4 $(QUICK_PRE)pae-off-smp4
 QUICK_TESTS = $(subst $(eval) ,$(comma),$(strip $(filter fault_% thp_% hugetlb_% uffd_%,$(GUEST_TESTS))))
 quick: kernel-$(QUICK_PRE)debug-pae guest
 	@start=$$(date +%s); rc=0; \
-	for c in $(QUICK_CELLS); do \
-		SMP=2 APPEND="ptltest.only=$(QUICK_TESTS)" $(STAGE) "quick $$c (2 vCPUs)" \
-			$(LOG)/quick-$$c.log testvm/qemu-run.sh $$c $(B)/quick/$$c || rc=1; \
-	done; \
+	SMP=2 APPEND="ptltest.only=$(QUICK_TESTS)" \
+		testvm/boot.sh -o $(B)/quick -l "quick (2 vCPUs)" -g quick $(QUICK_CELLS) || rc=1; \
 	RUNS=$(B)/quick testvm/ktap.py --out $(B)/quick $(QUICK_CELLS) || rc=1; \
 	echo "quick: $$(($$(date +%s) - start)) s from the kernel build's end"; exit $$rc
 
@@ -257,13 +239,14 @@ mm-selftests-check: MM_BOOT_TIMEOUT := 1200
 mm-selftests mm-selftests-check: $(addprefix kernel-,$(sort $(foreach c,$(MM_CELLS),$(call cell_kernel,$(c))))) guest
 	@$(STAGE) "mm selftests: build, initramfs" $(LOG)/guest-mm.log \
 		$(MAKE) --no-print-directory guest-mm
-	@for c in $(MM_CELLS); do \
-		INITRAMFS=$(INITRAMFS_MM) TIMEOUT=$(MM_BOOT_TIMEOUT) \
-		APPEND="ptltest.only=none ptltest.mm=$(MM_SET) ptltest.timeout=$(MM_TIMEOUT)" \
-		$(STAGE) "mm selftests ($(MM_SET)) $$c" $(LOG)/mm-$$c.log \
-			testvm/qemu-run.sh $$c $(B)/mm-selftests/$$c; \
-	done; \
+	@INITRAMFS=$(INITRAMFS_MM) TIMEOUT=$(MM_BOOT_TIMEOUT) \
+	APPEND="ptltest.only=none ptltest.mm=$(MM_SET) ptltest.timeout=$(MM_TIMEOUT)" \
+		testvm/boot.sh -o $(B)/mm-selftests -l "mm selftests ($(MM_SET))" -g mm $(MM_CELLS); \
 	testvm/mm_selftests.py $(MM_SET) $(MM_CELLS)
+
+# the host tests that need no kernel, in seconds on a fresh checkout
+selftest-host: deps
+	@testvm/selftest/run.sh --no-kernel
 
 # the host tests boot the first base's kernels
 SELFTEST_BASE := $(firstword $(BASES))
@@ -313,7 +296,7 @@ historical-check:
 	@historical/check.py --seeds $(SEEDS) --summary $(B)/results/historical.json
 
 historical-series:
-	historical/mkseries.py $(SEEDS) historical
+	historical/mkseries.py $(SEEDS) historical/patches
 
 export:
 	@for b in $(BASES); do BASE=$$b modern/tree.sh export || exit 1; done

@@ -9,7 +9,7 @@
 #   tree    check HISTORICAL_SRC (a directory holding linux 2.6.14-rc4-mm1),
 #           copy its files (not its .git) to $BUILD/historical/linux, commit
 #           them as the base, commit compat.sh's fixes on top as their own
-#           commit, then git am historical/000[1-9]-*.patch.  HISTORICAL_SRC
+#           commit, then git am historical/patches/000[1-9]-*.patch.  HISTORICAL_SRC
 #           is only read.  A patch that does not apply is aborted and named.
 #           Skipped when the copy already holds this source, compat step and
 #           series.
@@ -92,7 +92,7 @@ check_src() {
 # What the copy is made from: this source as it is now (path, version and
 # every file's name, size and time), compat.sh and the series.
 series() {
-	ls "$here"/000[1-9]-*.patch
+	ls "$here"/patches/000[1-9]-*.patch
 }
 
 identity() {
@@ -148,7 +148,7 @@ prepare() {
 	for p in $(series); do
 		if ! git_c am -q "$p" >"$COPY/.git/am.out" 2>&1; then
 			git_c am --abort
-			echo "historical: error: historical/${p##*/} does not apply to linux $ver + compat:" >&2
+			echo "historical: error: historical/patches/${p##*/} does not apply to linux $ver + compat:" >&2
 			git_c apply --check -v "$p" 2>&1 | grep -v '^Checking patch' >&2 || true
 			die "series aborted after $nr patches; $COPY is left at compat plus those"
 		fi

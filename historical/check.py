@@ -141,11 +141,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default=os.path.join(HERE, "..", "..", "shared", "seeds"))
     ap.add_argument("--summary")
-    ap.add_argument("--dir", help="the series to check (default: this directory)")
+    ap.add_argument("--dir", help="the series to check (default: historical/patches)")
     ap.add_argument("--pre-images", metavar="DIR",
                     help="write the pre-image tree to DIR (no git) and stop")
     args = ap.parse_args()
-    HERE = os.path.abspath(args.dir or HERE)
+    HERE = os.path.abspath(args.dir or os.path.join(HERE, "patches"))
     names = mails()
     texts = {n: open(os.path.join(HERE, n)).read() for n in names}
     patches = [n for n in names if not n.startswith("0000-")]

@@ -17,6 +17,10 @@ FIRST_TESTS := ptlock_mode
 GUEST_TESTS := $(FIRST_TESTS) $(filter-out init idle bench_% $(FIRST_TESTS),\
 	$(patsubst testvm/guest/%.c,%,$(GUEST_SRC)))
 INITRAMFS := $(B)/initramfs.cpio
+# the runner's table of tests has MAX_TESTS rows (init.c)
+GUEST_MAX_TESTS := $(shell sed -n 's/^\#define MAX_TESTS[[:space:]]*//p' testvm/guest/init.c)
+$(if $(word $(shell echo $$(($(GUEST_MAX_TESTS) + 1))),$(GUEST_TESTS)),$(error \
+	$(words $(GUEST_TESTS)) guest tests, more than MAX_TESTS=$(GUEST_MAX_TESTS) in testvm/guest/init.c: raise it))
 
 GUEST_CC     := gcc
 # nolibc 6.1 declares size_t as unsigned long on i386, gcc expects unsigned

@@ -5,7 +5,8 @@
 ktap.py [--out DIR] CELL...
 ktap.py --total SUMMARY.json...
 
-For each cell, reads $BUILD/runs/CELL/console.log (written by qemu-run.sh),
+For each cell, reads the run directory $BUILD/runs/CELL that qemu-run.sh
+wrote (the cell as booted, console.log),
 takes the KTAP the guest runner printed and the "# test: key=value" figures,
 and scans the whole console for the lines listed in testvm/klog-bad.txt.
 KUnit suites the kernel ran at boot join the table as "kunit.SUITE".
@@ -32,6 +33,7 @@ RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (.*))?$")
 # KUnit suites run at boot print KTAP through printk: top-level results
 KUNIT = re.compile(r"^\[\s*[\d.]+\] (ok|not ok) (\d+) (\w+)(?: # (.*))?$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
+SUBTEST = re.compile(r"# Subtest: (\w+)$")
 # "# NAME: ..."; the user's programs are extra.PROG, PROG with .+- in it
 DIAG = re.compile(r"^# ([\w.+-]+): (.*)$")
 KV = re.compile(r"(\w+)=(\S+)")
@@ -43,9 +45,14 @@ def bad_patterns():
         return [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
 
 
-def cell_conf(cell):
+def cell_conf(cell, rundir=None):
+    """The cell's KEY=value lines: as booted (RUNS/CELL/cell, written by
+    qemu-run.sh), else testvm/cells/CELL."""
     conf = {}
-    with open(os.path.join(HERE, "cells", cell)) as f:
+    path = os.path.join(rundir, "cell") if rundir else ""
+    if not os.path.isfile(path):
+        path = os.path.join(HERE, "cells", cell)
+    with open(path) as f:
         for line in f:
             if "=" in line and not line.startswith("#"):
                 k, v = line.rstrip("\n").split("=", 1)
@@ -55,7 +62,7 @@ def cell_conf(cell):
 
 def parse_cell(cell, patterns):
     rundir = os.path.join(RUNS, cell)
-    res = {"cell": cell, "conf": cell_conf(cell), "tests": {}, "errors": [],
+    res = {"cell": cell, "conf": cell_conf(cell, rundir), "tests": {}, "errors": [],
            "console_bad": [], "plan": None, "done": False, "kunit": {},
            "skip": None}
     try:
@@ -73,7 +80,9 @@ def parse_cell(cell, patterns):
         res["errors"].append("no console log: %s" % e)
         return res
     pending = {}
-    for line in lines:
+    begin = 0		# the first console line of the next test's block
+    subtest = {}	# KUnit suite -> the line of its "# Subtest:"
+    for i, line in enumerate(lines):
         if any(p in line for p in patterns):
             res["console_bad"].append(line)
         if line == "# ptltest: done":
@@ -82,7 +91,11 @@ def parse_cell(cell, patterns):
         m = PLAN.match(line)
         if m:
             res["plan"] = int(m.group(1))
+            begin = i + 1
             continue
+        m = SUBTEST.search(line)
+        if m:
+            subtest[m.group(1)] = i
         m = DIAG.match(line)
         if m:
             name, text = m.groups()
@@ -100,6 +113,7 @@ def parse_cell(cell, patterns):
             res["kunit"][name] = "ok" if verdict == "ok" else "fail"
             res["tests"]["kunit." + name] = {
                 "num": 1000 + int(num), "directive": directive,
+                "lines": [subtest.get(name, i), i],
                 "verdict": res["kunit"][name], "figures": {},
                 "notes": [] if verdict == "ok" else ["KUnit suite failed: see console"]}
             continue
@@ -109,10 +123,11 @@ def parse_cell(cell, patterns):
             d = pending.pop(name, {"figures": {}, "notes": []})
             skip = bool(directive and directive.startswith("SKIP"))
             res["tests"][name] = {
-                "num": int(num),
+                "num": int(num), "lines": [begin, i],
                 "verdict": "skip" if (verdict == "ok" and skip) else
                            ("ok" if verdict == "ok" else "fail"),
                 "directive": directive, **d}
+            begin = i + 1
     if not lines:
         res["errors"].append("empty console")
     if res["plan"] is None:

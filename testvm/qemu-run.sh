@@ -16,6 +16,11 @@
 # parse's business), 1 on a hang, a panic or any other early end - with the
 # last console lines shown.
 #
+# The run describes itself: OUTDIR/cell (the cell file as booted), kernel
+# (the bzImage), cmdline, console.log, qemu.rc.  A historical cell whose
+# 2.6.14 kernel was never built is not booted: OUTDIR/skip says why, the
+# exit status is 0, and ktap.py reports the cell SKIP.
+#
 #   TIMEOUT    seconds before the guest is killed (default 600)
 #   INITRAMFS  default $BUILD/initramfs.cpio
 #   KERNEL, APPEND, SWAP_MB, SMP override the cell's values (APPEND adds to
@@ -62,11 +67,25 @@ historical)
 	how="make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1" ;;
 *) kernel=$BUILD/kernel/$KERNEL/arch/x86/boot/bzImage ;;
 esac
+mkdir -p "$out"
+# the cell as booted: its file, with what the environment overrode
+{
+	grep -v '^[A-Z_]*=' "$cellfile"
+	printf 'KERNEL=%s\nSMP=%s\nMAXCPUS=%s\nMEM=%s\nCPU=%s\nSWAP_MB=%s\nAPPEND=%s\n' \
+		"$KERNEL" "$SMP" "$MAXCPUS" "$MEM" "$CPU" "$SWAP_MB" "$APPEND"
+	grep '^MATRIX=' "$cellfile" || true
+} >"$out/cell"
+echo "$kernel" >"$out/kernel"
+if [ "$KERNEL" = historical ] && [ ! -f "$kernel" ]; then
+	rm -f "$out/console.log" "$out/cmdline"
+	echo "no 2.6.14 kernel: $how" >"$out/skip"
+	echo "note: $cell: SKIP ($(cat "$out/skip"))"
+	exit 0
+fi
 [ -f "$kernel" ] || die "no kernel image $kernel ($how)"
 [ -f "$INITRAMFS" ] || die "no initramfs $INITRAMFS (make guest)"
 command -v qemu-system-i386 >/dev/null || die "qemu-system-i386 not found (apt-get install qemu-system-x86)"
 
-mkdir -p "$out"
 # a skip marker from a run without this kernel is stale now
 rm -f "$out/console.log" "$out/swap.img" "$out/skip"
 if [ "$SWAP_MB" -gt 0 ]; then

@@ -108,28 +108,14 @@ def console(runs, cell):
         return None
 
 
-def excerpt(lines, test):
-    """The console lines that belong to test: from after the previous result
-    up to its own result line (for kunit.SUITE, the suite's subtest block)."""
+def excerpt(lines, rng, test):
+    """The console lines that belong to test: rng, the first and last line of
+    its block as ktap.py found them (for kunit.SUITE, the suite's subtest
+    block); without one, the end of the console."""
     if lines is None:
         return ["(no console log)"]
-    if test.startswith("kunit."):
-        suite = test[len("kunit."):]
-        end = [i for i, l in enumerate(lines)
-               if re.search(r"\] (not )?ok \d+ %s( #.*)?$" % re.escape(suite), l)]
-        start = [i for i, l in enumerate(lines) if l.endswith("# Subtest: " + suite)]
-        if end:
-            s = start[-1] if start and start[-1] <= end[-1] else end[-1]
-            return lines[s:end[-1] + 1][-EXCERPT_MAX:]
-    else:
-        mine = re.compile(r"^(ok|not ok) \d+ %s( # .*)?$" % re.escape(test))
-        end = [i for i, l in enumerate(lines) if mine.match(l)]
-        if end:
-            s = end[-1]
-            while s > 0 and not (ktap.RESULT.match(lines[s - 1]) or
-                                 ktap.PLAN.match(lines[s - 1])):
-                s -= 1
-            return lines[s:end[-1] + 1][-EXCERPT_MAX:]
+    if rng:
+        return lines[rng[0]:rng[1] + 1][-EXCERPT_MAX:]
     return ["(no result line for %s; the console ends:)" % test] + lines[-20:]
 
 
@@ -154,7 +140,8 @@ class Report:
                                 os.path.join(self.out, "logs", cell + ".log"))
                 self.attached.append(cell)
         link = "logs/%s.log" % cell if self.consoles[cell] is not None else None
-        return {"cell": cell, "log": link, "excerpt": excerpt(self.consoles[cell], test)}
+        rng = next(r for r in self.cells if r["cell"] == cell)["tests"].get(test, {}).get("lines")
+        return {"cell": cell, "log": link, "excerpt": excerpt(self.consoles[cell], rng, test)}
 
     def conf(self, cell):
         return next(r["conf"] for r in self.cells if r["cell"] == cell)

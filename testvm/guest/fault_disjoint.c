@@ -13,7 +13,7 @@
 #define SEED		0xd15a0001u
 #define TABLE_SPAN	(4 * MiB)	/* one page table, non-PAE (PAE: 2 MiB) */
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long total_mib = meminfo_kb("MemTotal") / 1024;
 	unsigned long mib, pages, p;
@@ -24,7 +24,6 @@ int main(void)
 	long rss0, rss1, ms;
 	int w;
 
-	test_name = "fault_disjoint";
 	/* a size from a fixed ladder, so that it is the same on every kernel */
 	for (mib = 64; mib > 8 && mib > total_mib / 4; mib /= 2)
 		;

@@ -139,7 +139,7 @@ static int forker(struct thread *t)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT, gens = 0, p;
 	unsigned long thp_kb = 0;
@@ -150,7 +150,6 @@ int main(void)
 	unsigned char *area;
 #endif
 
-	test_name = TEST;
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
 #ifdef FORK_COW_THP

@@ -89,7 +89,7 @@ static int flipper(struct thread *t)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
 	struct thread *t;
@@ -97,7 +97,6 @@ int main(void)
 	long ms;
 	int i, bad;
 
-	test_name = "fault_mprotect";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
 	res = map_anon_aligned(3 * SPAN, SPAN);

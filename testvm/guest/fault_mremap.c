@@ -88,14 +88,13 @@ static int mover(struct thread *t)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long p;
 	struct thread *t;
 	long ms;
 	int i, bad;
 
-	test_name = "fault_mremap";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
 	res = map_anon_aligned(4 * SPAN, SPAN);

@@ -18,7 +18,7 @@
 static const unsigned long home[] = { 0x20000000UL, 0x60000000UL, 0x20800000UL,
 				      0x60000000UL };
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
 	unsigned char *m, *to;
@@ -26,7 +26,6 @@ int main(void)
 	int bad, st;
 	long ret;
 
-	test_name = "fault_mremap_table";
 	m = mmap((void *)home[0], REGION, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED || (unsigned long)m != home[0])

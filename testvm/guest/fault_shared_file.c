@@ -73,7 +73,7 @@ static void post(volatile int *flag)
 	sys_futex(flag, FUTEX_WAKE, 1);
 }
 
-int main(void)
+TEST_MAIN()
 {
 	static unsigned int buf[PAGE_WORDS];
 	unsigned int digest, rdigest = DIGEST_INIT;
@@ -84,7 +84,6 @@ int main(void)
 	pid_t pid;
 	long ms;
 
-	test_name = "fault_shared_file";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
 	mkdir(DIR, 0755);

@@ -27,7 +27,7 @@ static int toucher(struct thread *t)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
 	struct thread *t;
@@ -36,7 +36,6 @@ int main(void)
 	long err;
 	int r, bad;
 
-	test_name = "fault_shared_table";
 	t = threads_create(NTHREADS, toucher, NULL);
 	region = map_anon_aligned(REGION, REGION);
 

@@ -107,7 +107,7 @@ static int zapper(struct thread *t)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
 	struct thread *t;
@@ -115,7 +115,6 @@ int main(void)
 	long ms;
 	int i, bad;
 
-	test_name = "fault_zap";
 	if (meminfo_kb("MemTotal") < 64 * 1024)
 		skip("guest has less than 64 MiB");
 	res = map_anon_aligned(5 * SPAN, SPAN);

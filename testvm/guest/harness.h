@@ -11,7 +11,16 @@
  * KTAP diagnostic line, "# NAME: key=value ...", and ends with
  *   pass()          exit 0: the runner prints "ok N NAME"
  *   fail(fmt, ...)  exit 1 after "# NAME: FAIL reason"
+ *   ASSERT(cond)    fail() naming the file, line and condition
  *   skip(fmt, ...)  exit 4, the reason left in SKIP_FILE for the runner
+ *
+ * Adding a test is adding one file, testvm/guest/NAME.c: a header comment
+ * saying what it proves, then TEST_MAIN() { ... } (the name comes from the
+ * file, through argv[0]), and a row in docs/tests.md (the host test
+ * docs_drift checks it).  The build picks it up and the runner runs it in
+ * every cell, in name order.  Taken names: init (the runner), idle (a guest
+ * that never ends, for the hang test) and bench_* (run only when asked);
+ * at most MAX_TESTS (init.c) tests, which the build checks.
  * The runner (init.c) owns the KTAP plan and result lines, the time bound and
  * the kernel-log check after every test.
  *
@@ -58,12 +67,11 @@ static const char *test_name = "?";
 
 /* --- what nolibc (6.1) lacks ------------------------------------------- */
 
-#ifndef WTERMSIG
+/* ours, also where nolibc has them: 6.12's WIFSIGNALED() is true for exit 0 */
+#undef WTERMSIG
+#undef WIFSIGNALED
 #define WTERMSIG(status)	((status) & 0x7f)
-#endif
-#ifndef WIFSIGNALED		/* 6.12's nolibc has it */
 #define WIFSIGNALED(status)	(WTERMSIG(status) && WTERMSIG(status) != 0x7f)
-#endif
 
 static char *strstr(const char *s, const char *needle)
 {
@@ -119,6 +127,25 @@ static __attribute__((noreturn)) void exit_group(int status)
 
 /* --- results ------------------------------------------------------------- */
 
+/*
+ * TEST_MAIN() opens a test's main function.  The runner (init.c) starts a
+ * test with its name as argv[0], so the name is written once, as the file's
+ * name, and never typed in the test.
+ */
+#define TEST_MAIN()						\
+	static int test_main(void);				\
+	int main(int argc, char **argv)				\
+	{							\
+		const char *n = argc ? argv[0] : "?", *s;	\
+								\
+		for (s = n; *s; s++)				\
+			if (*s == '/')				\
+				n = s + 1;			\
+		test_name = n;					\
+		return test_main();				\
+	}							\
+	static int test_main(void)
+
 static __attribute__((noreturn)) void pass(void)
 {
 	exit_group(0);
@@ -135,6 +162,13 @@ static __attribute__((noreturn, format(printf, 1, 2))) void fail(const char *fmt
 	printf("\n");
 	exit_group(1);
 }
+
+/* ASSERT(cond): fail, naming the file, line and condition, unless cond holds */
+#define ASSERT(cond)							\
+	do {								\
+		if (!(cond))						\
+			fail("%s:%d: %s", __FILE__, __LINE__, #cond);	\
+	} while (0)
 
 static __attribute__((noreturn, format(printf, 1, 2))) void skip(const char *fmt, ...)
 {

@@ -46,7 +46,7 @@ static void move(unsigned char **m, unsigned long to, const char *what)
 	hpage_check(*m, SEED, what, &digest);
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned char *m;
 	unsigned long p;
@@ -54,7 +54,6 @@ int main(void)
 	int status;
 	pid_t pid;
 
-	test_name = "hugetlb_mremap";
 	if (write_file(NR_HUGE, "2") < 0) {
 		if (cmdline_arg("ptltest.hugetlb", want, sizeof(want)))
 			fail("ptltest.hugetlb=%s asked, but cannot write %s", want, NR_HUGE);

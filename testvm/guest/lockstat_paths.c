@@ -27,7 +27,7 @@
 #define SEED		0x9a7b5000u
 #define PUSH		4096		/* pages of swap pressure */
 
-int main(void)
+TEST_MAIN()
 {
 	struct lock_counts mm, pt;
 	long fork_acq, zap_acq, fork_other, zap_other, swap_acq, swapped;
@@ -38,7 +38,6 @@ int main(void)
 	int i, on, status;
 	pid_t pid;
 
-	test_name = "lockstat_paths";
 	on = lockstat_split_on();
 	go = map_shared(PAGE_SIZE);
 	/* 1 GiB of address space, a page of it used: not charged to memory */

@@ -14,7 +14,7 @@
 #define MIB_PER_THREAD	2
 #define SEED		0x10c55a7u
 
-int main(void)
+TEST_MAIN()
 {
 	struct lock_counts mm, pt;
 	long pages;
@@ -22,7 +22,6 @@ int main(void)
 	struct thread *t;
 	int on;
 
-	test_name = "lockstat_ptlock";
 	on = lockstat_split_on();
 	sl.pages = MIB_PER_THREAD * MiB / PAGE_SIZE;
 	pages = NTHREADS * sl.pages;

@@ -16,7 +16,7 @@
 #define BASE		0x20000000UL	/* HUGES huge pages in pmd table 0 */
 #define SEED		0x10c5f7a0u
 
-int main(void)
+TEST_MAIN()
 {
 	struct lock_counts mm, pt, want, other;
 	unsigned int digest = DIGEST_INIT;
@@ -24,7 +24,6 @@ int main(void)
 	unsigned long base_kb;
 	int i, on;
 
-	test_name = "lockstat_thp";
 	on = lockstat_split_on();
 	thp_enable();
 	base_kb = thp_anon_kb();

@@ -365,7 +365,7 @@ static unsigned long knob(const char *key, unsigned long def)
 	return cmdline_arg(key, buf, sizeof(buf)) ? (unsigned long)atol(buf) : def;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long total = 0, count[NOPS] = { 0 };
 	unsigned int digest = DIGEST_INIT;
@@ -375,7 +375,6 @@ int main(void)
 	long t0, err, majflt = major_faults();
 	int i, s, st, thp;
 
-	test_name = "mm_torture";
 	seed = knob("ptltest.seed", DEF_SEED);
 	max_ops = knob("ptltest.torture_ops", DEF_OPS);
 	skip_write = knob("ptltest.torture_skip_write", 0);

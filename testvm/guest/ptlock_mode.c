@@ -10,13 +10,12 @@
  */
 #include "harness.h"
 
-int main(void)
+TEST_MAIN()
 {
 	static char log[1 << 17];
 	char want[8], asked[32], mode[8], line[64];
 	int len;
 
-	test_name = "ptlock_mode";
 	if (read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) < 0) {
 		if (cmdline_arg("ptltest.split", want, sizeof(want)))
 			fail("ptltest.split=%s asked, but no /sys/kernel/mm/split_ptlocks", want);

@@ -66,7 +66,7 @@ static int hold(void)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long mib = swap_test_mib(), pages = mib * MiB / PAGE_SIZE, p;
 	unsigned int digest = DIGEST_INIT;
@@ -76,7 +76,6 @@ int main(void)
 	int w, st, listed;
 	char dev[64];
 
-	test_name = "swapoff_enomem";
 	swap_device(dev, sizeof(dev));
 	if (read_file(OVERCOMMIT, mode0, sizeof(mode0)) <= 0)
 		fail("cannot read %s", OVERCOMMIT);

@@ -10,7 +10,7 @@
 
 #define SEED	0x5a0ff001u
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long mib = swap_test_mib(), pages = mib * MiB / PAGE_SIZE, p;
 	unsigned int digest = DIGEST_INIT;
@@ -19,7 +19,6 @@ int main(void)
 	char dev[64];
 	int w, still;
 
-	test_name = "swapoff_fill";
 	swap_device(dev, sizeof(dev));
 	area = map_anon(pages * PAGE_SIZE);
 	used0 = swap_used_pages();

@@ -55,7 +55,7 @@ static long verify(struct shared *sh, int id)
 	return -1;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
 	long used0, used1, used, err, ms, bad0;
@@ -65,7 +65,6 @@ int main(void)
 	int i, st, bad = 0;
 	char dev[64];
 
-	test_name = "swapoff_fork";
 	pages = mib * MiB / PAGE_SIZE;
 	swap_device(dev, sizeof(dev));
 	sh = map_shared(PAGE_SIZE);

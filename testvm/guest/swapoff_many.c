@@ -40,7 +40,7 @@ static int child(struct shared *sh, int id, unsigned long pages)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long mib = swap_test_mib(), pages = mib * MiB / PAGE_SIZE / NPROC;
 	unsigned int digest = DIGEST_INIT;
@@ -50,7 +50,6 @@ int main(void)
 	int i, st, bad = 0;
 	char dev[64];
 
-	test_name = "swapoff_many";
 	swap_device(dev, sizeof(dev));
 	sh = map_shared(PAGE_SIZE);
 	used0 = swap_used_pages();

@@ -42,7 +42,7 @@ static int writer(struct thread *t)
 	return 0;
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long mib = swap_test_mib(), p;
 	unsigned int digest = DIGEST_INIT;
@@ -51,7 +51,6 @@ int main(void)
 	int w, during;
 	char dev[64];
 
-	test_name = "swapoff_threads";
 	pages = mib * MiB / PAGE_SIZE;
 	swap_device(dev, sizeof(dev));
 	t = threads_create(NTHREADS, writer, NULL);

@@ -52,13 +52,12 @@ static void khugepaged_write(const char *knob, unsigned long v)
 		fail("cannot write %s to %s", buf, path);
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long base, collapsed, scan_sleep, alloc_sleep, p;
 	unsigned char *m;
 	long ms, waited;
 
-	test_name = "thp_collapse";
 	thp_enable();
 	base = thp_anon_kb();
 	collapsed = khugepaged_read("pages_collapsed");

@@ -19,13 +19,12 @@
 
 static unsigned int digest = DIGEST_INIT;
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long base, huge;
 	unsigned char *m;
 	long ms = now_ms();
 
-	test_name = "thp_mremap";
 	thp_enable();
 	base = thp_anon_kb();
 

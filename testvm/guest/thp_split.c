@@ -34,7 +34,7 @@ static void child(unsigned char *m)
 	exit_group(0);
 }
 
-int main(void)
+TEST_MAIN()
 {
 	unsigned long base, p, w;
 	unsigned char *m;
@@ -42,7 +42,6 @@ int main(void)
 	int status;
 	pid_t pid;
 
-	test_name = "thp_split";
 	thp_enable();
 	base = thp_anon_kb();
 	m = thp_map_at(LOW, SEED);

@@ -116,19 +116,19 @@ static void thp_uffd_move(unsigned long from, unsigned long to, unsigned int see
 		     what, thp_anon_kb(), base);
 }
 
-int main(void)
+TEST_MAIN()
 {
 	struct uffd_api api = { UFFD_API, 0, 0 };
 	long ms = now_ms();
 	int thp;
 
-	test_name = "uffd_move";
 	thp = thp_try_enable();
 	uffd = my_syscall1(__NR_userfaultfd, 0);
 	if (uffd < 0)
 		skip("kernel without userfaultfd (errno %d)", -uffd);
 	if (ioctl(uffd, UFFDIO_API, &api))
 		fail("UFFDIO_API: errno %d", errno);
+	ASSERT(api.api == UFFD_API);
 	if (!(api.features & UFFD_FEATURE_MOVE))
 		skip("kernel without UFFDIO_MOVE (features 0x%llx)", api.features);
 

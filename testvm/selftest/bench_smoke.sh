@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # make bench, shortened: one round of every part (scaling on the perf kernel,
 # lock_stat contention on the debug kernel, stock against split=on, huge
 # pages on PAE: here the debug-pae kernel for both huge parts and stock-debug

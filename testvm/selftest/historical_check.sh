@@ -9,7 +9,7 @@ check() {	# name of the copy
 copy() {
 	rm -rf "${T:?}/$1"
 	mkdir -p "$T/$1"
-	cp "$ROOT"/historical/*.patch "$ROOT"/historical/*.mbox "$T/$1/"
+	cp "$ROOT"/historical/patches/*.patch "$ROOT"/historical/patches/*.mbox "$T/$1/"
 }
 
 copy good

@@ -94,7 +94,7 @@ sed -n 2p "$T/log" | grep -q '^ptlock build|compat: .*(not part of the 2005 seri
 	{ cat "$T/log"; fail "second commit is not the compat step"; }
 [ "$(sed -n '3,$p' "$T/log" | grep -c '^Hugh Dickins|')" = 9 ] ||
 	{ cat "$T/log"; fail "the nine patches are not Hugh Dickins'"; }
-grep -h '^Subject:' "$ROOT"/historical/000[1-9]-*.patch |
+grep -h '^Subject:' "$ROOT"/historical/patches/000[1-9]-*.patch |
 	sed 's/^Subject: \[PATCH [0-9]*\/9\] //' >"$T/subjects"
 sed -n '3,$s/^Hugh Dickins|//p' "$T/log" | diff - "$T/subjects" >/dev/null ||
 	{ diff - "$T/subjects" <"$T/log"; fail "the commits are not the series in order"; }
@@ -161,7 +161,7 @@ n=$(grep -n -m1 -v 'not in any hunk' "$f" | cut -d: -f1)
 sed -i "${n}s/.*/damaged by the selftest/" "$f"
 before=$(sums "$T/src")
 expect_fail "$T/out" hist tree "$T/src"
-expect_in "$T/out" "historical: error: historical/0004-mm-cris-v32-mmu-context-lock.patch does not apply"
+expect_in "$T/out" "historical: error: historical/patches/0004-mm-cris-v32-mmu-context-lock.patch does not apply"
 expect_in "$T/out" "patch failed: arch/cris/arch-v32/mm/tlb.c"
 expect_in "$T/out" "series aborted after 3 patches"
 [ ! -d "$c/.git/rebase-apply" ] || fail "git am was not aborted"

@@ -32,9 +32,10 @@ mk() {
 	make -s -C "$ROOT" -o kernels -o guest run CELLS=historical-smp4 BUILD="$T/b" TIMEOUT=30
 }
 mk >"$T/out" 2>&1 || { cat "$T/out"; fail "make run failed on the skipped cell"; }
-expect_in "$T/out" "boot historical-smp4: SKIP (no 2.6.14 kernel: make historical HISTORICAL_SRC="
+expect_in "$T/out" "note: historical-smp4: SKIP (no 2.6.14 kernel: make historical HISTORICAL_SRC="
 expect_in "$T/out" "guest: 0 passed, 0 failed, 1 skipped"
 [ -f "$T/b/runs/historical-smp4/skip" ] || fail "no skip marker"
+expect_in "$T/b/runs/historical-smp4/cell" "KERNEL=historical"
 [ ! -e "$T/b/runs/historical-smp4/console.log" ] || fail "the historical cell was booted"
 
 # with one (here not a kernel): booted, the marker gone, not a skip

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # make lint can fail: LINT_INJECT=1 adds one warning, worded and placed as
 # sparse prints it in an O= build (the source's full path), to the series'
 # side of the first file checked.  lint.sh must name it as a warning the

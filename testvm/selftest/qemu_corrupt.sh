@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # The data checks can fail: one byte flipped by the test-only knob
 # ptltest.corrupt= turns a test red, naming where; with ptltest.corrupt=all
 # every test that verifies data fails, and the others still pass.  The

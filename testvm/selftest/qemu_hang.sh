@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # A guest that never powers off is killed at the bound, reported as a hang
 # with its last console lines, and no QEMU is left behind.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # No swap disk: the swap tests and the torture test (it runs under swap
 # pressure) fail, saying so; they neither pass nor skip.
 . "$(dirname "$0")/lib.sh"

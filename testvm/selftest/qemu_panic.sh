@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # A kernel panic in the guest is a failure that quotes the panic.
 . "$(dirname "$0")/lib.sh"
 

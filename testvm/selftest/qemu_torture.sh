@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # The mm torture test can fail: the test-only knob ptltest.torture_skip_write=1
 # leaves one of worker 0's writes out of its shadow model, and the run must
 # name the mismatch (seed, worker, operation, address); with another seed the

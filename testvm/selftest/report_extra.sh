@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # Bring your own test, end to end on the perf kernel: four static programs
 # built here with the guest's flags go into the initramfs (testvm/extra.py)
 # and run after ours (none of ours: ptltest.only=none) as extra.PROG.  One

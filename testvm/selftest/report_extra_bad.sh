@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: guest (the guest headers, from a prepared tree; not in make selftest-host)
 # Bad EXTRA= and RUN= values stop before anything is built or booted, each
 # with an error naming the file: no such path, an empty directory, a shell
 # script, an x86_64 program, a dynamically linked i386 one, a RUN naming no
