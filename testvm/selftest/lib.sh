@@ -8,6 +8,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # the base whose kernels the tests boot (make passes the first of BASES);
 # its kernel names start with PRE (modern/base.sh)
 SELFTEST_BASE=${SELFTEST_BASE:-6.1}
+# make's BASE (exported to its recipes) is not the tests': a fake tree is
+# 6.1 unless a test says otherwise
+unset BASE
 PRE=
 [ "$SELFTEST_BASE" = 6.1 ] || PRE=$SELFTEST_BASE-
 
