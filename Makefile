@@ -77,7 +77,7 @@ help:
 	@echo "make guest     nolibc test programs + syscall check + initramfs"
 	@echo "make run       boot each cell of CELLS and print the verdict table"
 	@echo "make quick     the inner loop: the first base's debug-pae kernel, split"
-	@echo "               on and off at 2 vCPUs, fault and huge-page tests (~2 min)"
+	@echo "               on and off at 2 vCPUs, fault and huge-page tests (~30 s warm)"
 	@echo "make matrix    the report over every cell of the bases, also those"
 	@echo "               marked MATRIX=full (6.12 non-PAE, smp1/smp4 twins)"
 	@echo "make report    run, then the differential report: differences between"
