@@ -8,22 +8,21 @@
 B         := $(abspath $(or $(BUILD),build))
 export BUILD := $(B)
 LOG       := $(B)/logs
-STAGE     := testvm/stage
+STAGE     := lib/stage
 HOSTCC    ?= gcc
 
 # The packaged kernels the series is carried on (modern/base.sh): BASE=6.1,
 # 6.12 or all, which is every base this Debian release packages: both on
 # bookworm (6.12 from bookworm-security), 6.12 alone on trixie and later.
-ALL_BASES := 6.1 6.12
+ALL_BASES := $(shell . modern/base.sh && echo $$BASES)
 OS_CODENAME := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
 BASE      ?= all
 BASES     := $(if $(filter all,$(BASE)),$(if $(filter bookworm,$(OS_CODENAME)),6.1 6.12,6.12),$(BASE))
 $(foreach b,$(BASES),$(if $(filter $(b),$(ALL_BASES)),,$(error BASE=$(b): no such base; one of: $(ALL_BASES) all)))
 base_var  = $(shell BUILD=$(B) sh -c '. modern/base.sh && base_set $(2) && echo $$$(1)')
-# a kernel or cell name's base: its prefix (6.12-pae-on-smp4), 6.1 without;
-# the prefix of a base's names
-base_pre    = $(if $(filter 6.1,$(1)),,$(1)-)
-kernel_base = $(or $(filter $(firstword $(subst -, ,$(1))),$(filter-out 6.1,$(ALL_BASES))),6.1)
+# the prefix of a base's kernel and cell names ("", "6.12-")
+$(foreach b,$(ALL_BASES),$(eval PRE_$(b) := $(call base_var,PRE,$(b))))
+base_pre  = $(PRE_$(1))
 # the guest programs and the tools they need come from the first base's tree
 TREE      := $(or $(TREE),$(call base_var,TREE,$(firstword $(BASES))))
 TREE_STAMP := $(or $(TREE_STAMP),$(call base_var,STAMP,$(firstword $(BASES))))
@@ -31,19 +30,23 @@ TREE_STAMP := $(or $(TREE_STAMP),$(call base_var,STAMP,$(firstword $(BASES))))
 # The matrix: cells are files in testvm/cells/, each naming its kernel;
 # those of the bases chosen, without the ones marked MATRIX=full (make
 # matrix boots those too).
-cell_kernel = $(shell sed -n 's/^KERNEL=//p' testvm/cells/$(1) 2>/dev/null)
-cell_full = $(shell grep -qx 'MATRIX=full' testvm/cells/$(1) 2>/dev/null && echo full)
-all_cells = $(sort $(notdir $(wildcard testvm/cells/*)))
-base_cells = $(foreach b,$(BASES),$(foreach c,$(all_cells),$(if $(filter $(b),$(call kernel_base,$(c))),$(if \
-	$(filter historical,$(call cell_kernel,$(c))),,$(c))))) $(foreach c,$(all_cells),$(if \
-	$(filter historical,$(call cell_kernel,$(c))),$(c)))
+# testvm/cell.py reads them, once: NAME=KERNEL=MATRIX=BASE words.
+CELL_TABLE := $(shell testvm/cell.py table)
+$(if $(CELL_TABLE),,$(error testvm/cells/: a cell file is bad (testvm/cell.py table says which)))
+cell_field  = $(word $(2),$(subst =, ,$(filter $(1)=%,$(CELL_TABLE))))
+cell_kernel = $(call cell_field,$(1),2)
+cell_full   = $(filter full,$(call cell_field,$(1),3))
+cell_base   = $(call cell_field,$(1),4)
+all_cells = $(foreach w,$(CELL_TABLE),$(firstword $(subst =, ,$(w))))
+# those of the bases chosen, then the 2005 kernel's
+base_cells = $(foreach b,$(BASES) 2.6.14,$(foreach c,$(all_cells),$(if $(filter $(b),$(call cell_base,$(c))),$(c))))
 CELLS     := $(or $(CELLS),$(strip $(foreach c,$(base_cells),$(if $(call cell_full,$(c)),,$(c)))))
 include testvm/vars.mk
 
 # "historical" is the 2.6.14 kernel 'make historical' builds, not kbuild.sh's
 KERNELS   := $(filter-out historical,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
 # the bases whose trees the kernels need, and the guest's
-TREE_BASES := $(sort $(firstword $(BASES)) $(foreach k,$(KERNELS),$(call kernel_base,$(k))))
+TREE_BASES := $(sort $(firstword $(BASES)) $(filter-out 2.6.14,$(foreach c,$(CELLS),$(call cell_base,$(c)))))
 HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical,$(call cell_kernel,$(c))),$(c))))
 
 # Debian packages the project uses (--no-install-recommends).
@@ -260,9 +263,9 @@ check: report selftest lint historical-check $(MM_CHECK)
 		$(B)/results/historical.json $(if $(MM_CHECK),$(B)/results/mm-selftests.json)
 
 # per base, then the bases side by side (build/report/bases.md)
-bench_out    = $(B)/report$(if $(filter 6.1,$(1)),,/$(1))
+bench_out    = $(call base_var,REPORT,$(1))
 bench: $(addprefix kernel-,$(foreach b,$(BASES),$(addprefix $(call base_pre,$(b)),perf debug stock-perf perf-pae debug-pae))) guest
-	@$(foreach b,$(BASES),BENCH_BASE=$(b) BENCH_OUT=$(call bench_out,$(b)) testvm/bench.sh &&) true
+	@$(foreach b,$(BASES),BENCH_BASE=$(b) testvm/bench.sh &&) true
 	@$(if $(word 2,$(BASES)),testvm/bench.py --bases $(B)/report $(foreach b,$(BASES),$(call bench_out,$(b))))
 
 # lint per base: 6.1 in its debug kernel (THP and hugetlb files in debug-pae

@@ -35,6 +35,7 @@ COPY=$BUILD/historical/linux
 O=$BUILD/kernel/historical
 FRAG=$here/configs/guest-2.6.14.config
 WANT=2.6.14-rc4-mm1
+. "$here/../lib/kernel.sh"
 JOBS=${JOBS:-$(nproc)}
 HISTORICAL_CC=${HISTORICAL_CC:-gcc}
 HISTORICAL_MAKE=${HISTORICAL_MAKE:-make}
@@ -54,13 +55,6 @@ note() {
 
 git_c() {
 	git -C "$COPY" "$@"
-}
-
-# "2.6.14-rc4-mm1" from the Makefile in $1; empty if it names no version
-tree_version() {
-	awk -F' *= *' '/^VERSION *=/ { v = $2 } /^PATCHLEVEL *=/ { p = $2 }
-		/^SUBLEVEL *=/ { s = $2 } /^EXTRAVERSION *=/ { e = $2 }
-		END { if (v != "" && p != "") print v "." p "." s e }' "$1/Makefile"
 }
 
 check_src() {
@@ -125,12 +119,7 @@ prepare() {
 	   srchead=$(git -C "$src" rev-parse -q --verify HEAD 2>/dev/null); then
 		from=" (a git tree at $srchead)"
 	fi
-	git_c init -q
-	git_c config user.name "ptlock build"
-	git_c config user.email "build@localhost"
-	git_c config gc.auto 0
-	git_c add -f -A .
-	git_c commit -q -m "linux $ver as found in $src$from"
+	git_import "$COPY" "linux $ver as found in $src$from"
 	git_c tag base
 	"$here/compat.sh" "$COPY" >"$COPY/.git/compat.out" ||
 		die "the compat step failed on $src (above); the tree is not what it expects"
@@ -144,16 +133,8 @@ prepare() {
 	$(sed 's/^compat: /- /' "$COPY/.git/compat.out")
 	MSG
 	git_c tag compat
-	nr=0
-	for p in $(series); do
-		if ! git_c am -q "$p" >"$COPY/.git/am.out" 2>&1; then
-			git_c am --abort
-			echo "historical: error: historical/patches/${p##*/} does not apply to linux $ver + compat:" >&2
-			git_c apply --check -v "$p" 2>&1 | grep -v '^Checking patch' >&2 || true
-			die "series aborted after $nr patches; $COPY is left at compat plus those"
-		fi
-		nr=$((nr + 1))
-	done
+	# shellcheck disable=SC2046  # patch paths have no blanks
+	nr=$(am_series "$COPY" "linux $ver + compat" historical $(series)) || exit 1
 	git_c config historical.id "$id"
 	git_c config historical.head "$(git_c rev-parse HEAD)"
 	note "$COPY: linux $ver + compat + $nr patches of the 2005 series"
@@ -172,7 +153,7 @@ prepared() {
 
 # Every option of the fragment must read the same in .config.
 check_config() {
-	"$here/../modern/config-check.sh" "$O/.config" "$FRAG" ||
+	config_check "$O/.config" "$FRAG" ||
 		die "options above ($FRAG) did not survive allnoconfig (missing dependency, or a symbol 2.6.14 does not have?)"
 }
 
@@ -211,8 +192,9 @@ build)
 	[ -f "$O/.ptlock-config" ] || die "historical is not configured (historical/build.sh config)"
 	hmake -j"$JOBS" bzImage ||
 		die "the 2.6.14 build failed; README.md (the compat table) says what was and was not tried"
-	[ -f "$O/arch/i386/boot/bzImage" ] || die "no $O/arch/i386/boot/bzImage after the build"
-	echo "$O/arch/i386/boot/bzImage"
+	img=$(kernel_image historical)
+	[ -f "$img" ] || die "no $img after the build"
+	echo "$img"
 	;;
 cc)
 	echo "$CC_LINE"

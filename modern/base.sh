@@ -11,8 +11,12 @@
 # base's trees, kernels and cells are prefixed with "BASE-" (tree
 # $BUILD/linux-6.12, kernel 6.12-debug-pae, cell 6.12-pae-on-smp4).
 #
-# base_set BASE sets, unless already set: TARBALL, PKG, TREE, STOCK, STAMP,
-# PATCHES.  base_of_kernel NAME prints the base a kernel name belongs to.
+# base_set BASE sets PRE (the prefix of the base's kernel and cell names:
+# empty or "BASE-") and, unless already set: TARBALL, PKG, TREE, STOCK,
+# STAMP, PATCHES, REPORT (where make bench writes its tables).
+# base_of_kernel NAME prints the base a kernel or cell name belongs to
+# ("historical", the 2005 kernel, is 2.6.14).  These are the only places
+# that know the naming rule; the Makefile and Python ask them.
 
 BASES="6.1 6.12"
 
@@ -32,11 +36,8 @@ base_set() {
 	base_check "$1"
 	BASE=$1
 	b_dir=${BUILD:?}
-	if [ "$BASE" = 6.1 ]; then
-		b_pre=
-	else
-		b_pre=-$BASE
-	fi
+	PRE=$(base_prefix "$BASE")
+	b_pre=${PRE:+-$BASE}
 	TARBALL=${TARBALL:-/usr/src/linux-source-$BASE.tar.xz}
 	# shellcheck disable=SC2034  # read by the scripts that source this
 	PKG=linux-source-$BASE
@@ -44,10 +45,18 @@ base_set() {
 	STOCK=${STOCK:-$b_dir/linux$b_pre-stock}
 	STAMP=${STAMP:-$b_dir/tree$b_pre.stamp}
 	PATCHES=${PATCHES:-$(cd "$(dirname "$0")" && pwd)/$BASE}
+	# shellcheck disable=SC2034
+	REPORT=${REPORT:-$b_dir/report${PRE:+/$BASE}}
 }
 
-# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1
+# "" for 6.1, which came first; "BASE-" for every other base
+base_prefix() {
+	[ "$1" = 6.1 ] || echo "$1-"
+}
+
+# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1; "historical" -> 2.6.14
 base_of_kernel() {
+	[ "$1" != historical ] || { echo 2.6.14; return; }
 	for b in $BASES; do
 		case $1 in "$b"-*) echo "$b"; return ;; esac
 	done

@@ -19,8 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
 . "$here/base.sh"
 base_set "${BASE:-6.1}"
-pre=
-[ "$BASE" = 6.1 ] || pre=$BASE-
+pre=$PRE
 KERNELS=${BISECT_KERNELS:-perf debug perf-pae debug-pae perf-x86_64 debug-x86_64}
 W=$BUILD/linux${pre:+-$BASE}-bisect
 LOGS=$BUILD/logs/bisect

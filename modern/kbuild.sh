@@ -29,6 +29,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
 . "$here/base.sh"
+. "$here/../lib/kernel.sh"
 JOBS=${JOBS:-$(nproc)}
 
 die() {
@@ -86,7 +87,7 @@ kmake() {
 # Every option the fragments set must read the same in the final .config.
 check_config() {
 	# shellcheck disable=SC2086
-	"$here/config-check.sh" "$O/.config" $frags ||
+	config_check "$O/.config" $frags ||
 		die "options above did not survive the merge (missing dependency?)"
 }
 
@@ -110,7 +111,7 @@ config)
 build)
 	[ -f "$O/.ptlock-config" ] || die "$name is not configured (kbuild.sh config $name)"
 	kmake -j"$JOBS" bzImage
-	echo "$O/arch/x86/boot/bzImage"
+	kernel_image "$name"
 	[ -x "$O/usr/gen_init_cpio" ] || die "kbuild did not build usr/gen_init_cpio (BLK_DEV_INITRD off?)"
 	;;
 *)

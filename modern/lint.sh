@@ -39,9 +39,7 @@ BUILD=$(cd "${BUILD:-$here/../build}" && pwd -P)
 base_set "${BASE:-6.1}"
 TREE=$(cd "$TREE" && pwd -P)
 STOCK=$(cd "$STOCK" && pwd -P)
-# the prefix of this base's kernel names (none for 6.1)
-pre=
-[ "$BASE" = 6.1 ] || pre=$BASE-
+pre=$PRE
 KERNEL=${LINT_KERNEL:-debug}
 # test-only: LINT_INJECT=1 adds one warning, worded as sparse words them, to
 # the series' side of the first file checked; lint must then fail

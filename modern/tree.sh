@@ -26,6 +26,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
 . "$here/base.sh"
+. "$here/../lib/kernel.sh"
 base_set "${BASE:-6.1}"		# STAMP is touched whenever the tree changes
 BRANCH=ptlock-split
 
@@ -44,12 +45,6 @@ git_t() {
 
 tarball_id() {
 	stat -c '%n %s %Y' "$TARBALL"
-}
-
-# Version of the tree in directory $1, as "6.1.192".
-tree_version() {
-	awk -F' *= *' '/^VERSION =/ { v = $2 } /^PATCHLEVEL =/ { p = $2 }
-		/^SUBLEVEL =/ { s = $2 } END { print v "." p "." s }' "$1/Makefile"
 }
 
 check_tarball() {
@@ -82,16 +77,10 @@ import_base() {
 	sed -i '/^# Debian packaging/,$d' "$tmp/.gitignore"
 
 	echo "importing Linux $ver into git"
-	git -C "$tmp" init -q -b "$BRANCH"
-	git -C "$tmp" config user.name "ptlock build"
-	git -C "$tmp" config user.email "build@localhost"
-	git -C "$tmp" config gc.auto 0
-	git -C "$tmp" add -f -A .
-	GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000" \
-	git -C "$tmp" commit -q -m "Linux $ver from Debian's linux-source $pkg
+	git_import "$tmp" "Linux $ver from Debian's linux-source $pkg
 
 Imported from $TARBALL; Debian's top-level ignore block was dropped
-from .gitignore so that new files show up."
+from .gitignore so that new files show up." "$BRANCH"
 	git -C "$tmp" tag "debian-$ver"
 	git -C "$tmp" config ptlock.base "debian-$ver"
 	git -C "$tmp" config ptlock.tarball "$(tarball_id)"
@@ -157,7 +146,6 @@ check_mbox() {
 
 apply_series() {
 	hash=$1
-	nr=0
 	for p in $(series); do
 		check_mbox "$p"
 	done
@@ -178,15 +166,8 @@ apply_series() {
 	git_t config --unset ptlock.head || true
 	git_t config --unset ptlock.series || true
 	git_t checkout -q -f -B "$BRANCH" "$base"
-	for p in $(series); do
-		if ! git_t am -q "$p" >"$TREE/.git/am.out" 2>&1; then
-			git_t am --abort
-			echo "tree: error: ${p#"$here"/../} does not apply to $base:" >&2
-			git_t apply --check -v "$p" 2>&1 | grep -v '^Checking patch' >&2 || true
-			die "series aborted; $BRANCH is left at $base plus the $nr patches before it"
-		fi
-		nr=$((nr + 1))
-	done
+	# shellcheck disable=SC2046  # patch paths have no blanks
+	nr=$(am_series "$TREE" "$base" "tree" $(series)) || exit 1
 	git_t config ptlock.series "$hash"
 	git_t config ptlock.head "$(git_t rev-parse HEAD)"
 	note "applied $nr patches from modern/$BASE on $base"

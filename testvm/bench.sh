@@ -46,13 +46,13 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
-BASE=${BENCH_BASE:-6.1}
-case $BASE in
-6.1) pre= ;;
-6.12) pre=6.12- ;;
-*) echo "bench: error: BENCH_BASE: '$BASE' (6.1 or 6.12)" >&2; exit 1 ;;
-esac
-out=${BENCH_OUT:-$BUILD/report${pre:+/$BASE}}
+. "$here/../modern/base.sh"
+. "$here/../lib/kernel.sh"
+(base_check "${BENCH_BASE:-6.1}") 2>/dev/null ||
+	{ echo "bench: error: BENCH_BASE: '${BENCH_BASE:-}' (one of: $BASES)" >&2; exit 1; }
+base_set "${BENCH_BASE:-6.1}"
+pre=$PRE
+out=${BENCH_OUT:-$REPORT}
 PERF_KERNEL=${PERF_KERNEL:-${pre}perf}
 DEBUG_KERNEL=${DEBUG_KERNEL:-${pre}debug}
 STOCK_KERNEL=${STOCK_KERNEL:-${pre}stock-perf}
@@ -71,12 +71,6 @@ die() {
 	exit 1
 }
 
-kernel() {
-	case $1 in
-	*/*) echo "$1" ;;
-	*) echo "$BUILD/kernel/$1/arch/x86/boot/bzImage" ;;
-	esac
-}
 
 case $TCG in single|multi) ;; *) die "BENCH_TCG: '$TCG' (single or multi)" ;; esac
 command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot-nox)"
@@ -90,7 +84,7 @@ for part in $PARTS; do
 	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost huge hugelock)" ;;
 	esac
 	for k in $ks; do
-		[ -f "$(kernel "$k")" ] || die "no kernel $(kernel "$k") (make kernel-$k)"
+		[ -f "$(kernel_image "$k")" ] || die "no kernel $(kernel_image "$k") (make kernel-$k)"
 	done
 done
 rm -rf "$runs" "$out/resets.txt"
@@ -99,8 +93,8 @@ mkdir -p "$runs"
 	echo "base=$BASE"
 	echo "host_cores=$(nproc)"
 	echo "qemu=$(qemu-system-i386 --version | head -n 1)"
-	echo "guest_mem_mib=$(sed -n 's/^MEM=//p' "$here/cells/$CELL")"
-	echo "guest_vcpus=$(sed -n 's/^SMP=//p' "$here/cells/$CELL")"
+	echo "guest_mem_mib=$("$here/cell.py" get "$CELL" MEM)"
+	echo "guest_vcpus=$("$here/cell.py" get "$CELL" SMP)"
 	echo "ms=$MS"
 	echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/host.txt"
@@ -134,7 +128,7 @@ boot() {
 	# the runner starts: such a boot is tried again, five times at most,
 	# and counted
 	try=1
-	until KERNEL=$(kernel "$5") TIMEOUT=$((120 + MS * 3 / 100)) TCG_THREAD=$TCG \
+	until KERNEL=$(kernel_image "$5") TIMEOUT=$((120 + MS * 3 / 100)) TCG_THREAD=$TCG \
 	      SMP=$smp APPEND="$arg ptltest.bench=bench_faults ptlbench.kind=$4 ptlbench.threads=$6 ptlbench.ms=$MS" \
 		"$here/qemu-run.sh" "$cell" "$dir" >"$dir.log" 2>&1; do
 		if [ $try -ge 6 ] || ! tcg_glitch "$dir.log" "$dir/console.log"; then

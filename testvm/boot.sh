@@ -29,7 +29,7 @@ shift $((OPTIND - 1))
 
 rc=0
 for c; do
-	"$here/stage" "$label $c" "$BUILD/logs/$log-$c.log" \
+	"$here/../lib/stage" "$label $c" "$BUILD/logs/$log-$c.log" \
 		"$here/qemu-run.sh" "$c" "$runs/$c" || rc=1
 done
 exit $rc

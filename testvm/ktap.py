@@ -25,6 +25,9 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+import cell as cellfile  # noqa: E402  (the one reader of testvm/cells/)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.environ.get("BUILD", os.path.join(HERE, "..", "build"))
 RUNS = os.environ.get("RUNS", os.path.join(BUILD, "runs"))	# CELL/console.log
@@ -45,24 +48,9 @@ def bad_patterns():
         return [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
 
 
-def cell_conf(cell, rundir=None):
-    """The cell's KEY=value lines: as booted (RUNS/CELL/cell, written by
-    qemu-run.sh), else testvm/cells/CELL."""
-    conf = {}
-    path = os.path.join(rundir, "cell") if rundir else ""
-    if not os.path.isfile(path):
-        path = os.path.join(HERE, "cells", cell)
-    with open(path) as f:
-        for line in f:
-            if "=" in line and not line.startswith("#"):
-                k, v = line.rstrip("\n").split("=", 1)
-                conf[k] = v
-    return conf
-
-
 def parse_cell(cell, patterns):
     rundir = os.path.join(RUNS, cell)
-    res = {"cell": cell, "conf": cell_conf(cell, rundir), "tests": {}, "errors": [],
+    res = {"cell": cell, "conf": cellfile.load(cell, rundir), "tests": {}, "errors": [],
            "console_bad": [], "plan": None, "done": False, "kunit": {},
            "skip": None}
     try:

@@ -22,6 +22,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/kernel.sh"
 BUILD=${BUILD:-$here/../build}
 TREE=${TREE:-$BUILD/linux}
 M=$BUILD/mutants
@@ -79,7 +80,7 @@ for name in "$@"; do
 	fi
 	rm -rf "${M:?}/runs/$cell"
 	# an oops or a soft lockup panics: the run ends at once, not at TIMEOUT
-	KERNEL=$kdir/$kernel/arch/x86/boot/bzImage \
+	KERNEL=$(KDIR=$kdir kernel_image "$kernel") \
 	APPEND="ptltest.only=$tests oops=panic softlockup_panic=1" \
 		"$here/qemu-run.sh" "$cell" "$M/runs/$cell" >>"$log" 2>&1 || true
 	if RUNS=$M/runs "$here/ktap.py" --out "$M/results/$name" "$cell" >"$M/$name.table" 2>&1; then

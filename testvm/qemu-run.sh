@@ -33,6 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio}
 TIMEOUT=${TIMEOUT:-600}
+. "$here/../lib/kernel.sh"
 
 die() {
 	echo "qemu-run: error: $*" >&2
@@ -45,28 +46,23 @@ cellfile=$here/cells/$cell
 [ -f "$cellfile" ] || die "no cell '$cell' (testvm/cells/: $(ls "$here/cells" | tr '\n' ' '))"
 out=${2:-$BUILD/runs/$cell}
 
-# a cell is data (KEY=value lines), not shell
-val() {
-	sed -n "s/^$1=//p" "$cellfile" | tail -n 1
-}
-KERNEL=${KERNEL:-$(val KERNEL)}
-APPEND="$(val APPEND)${APPEND:+ $APPEND}"
-SWAP_MB=${SWAP_MB:-$(val SWAP_MB)}
-SMP=${SMP:-$(val SMP)}
+# a cell is data (KEY=value lines), not shell: cell.py reads and checks it
+vals=$("$here/cell.py" sh "$cell") || exit 1
+CELL_MAXCPUS=
+eval "$vals"
+KERNEL=${KERNEL:-$CELL_KERNEL}
+APPEND="$CELL_APPEND${APPEND:+ $APPEND}"
+SWAP_MB=${SWAP_MB:-$CELL_SWAP_MB}
+SMP=${SMP:-$CELL_SMP}
 # MAXCPUS: CPU slots the firmware lists beyond SMP, as hot-pluggable
-MAXCPUS=$(val MAXCPUS)
-MAXCPUS=${MAXCPUS:-$SMP}
-MEM=$(val MEM)
-CPU=$(val CPU)
+MAXCPUS=${CELL_MAXCPUS:-$SMP}
+MEM=$CELL_MEM
+CPU=$CELL_CPU
 
+kernel=$(kernel_image "$KERNEL")
 how="make kernels"
-case $KERNEL in
-*/*) kernel=$KERNEL ;;
-historical)
-	kernel=$BUILD/kernel/historical/arch/i386/boot/bzImage
-	how="make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1" ;;
-*) kernel=$BUILD/kernel/$KERNEL/arch/x86/boot/bzImage ;;
-esac
+[ "$KERNEL" != historical ] ||
+	how="make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1"
 mkdir -p "$out"
 # the cell as booted: its file, with what the environment overrode
 {

@@ -69,6 +69,9 @@ def load(results):
         r.setdefault("tests", {})
         r.setdefault("errors", [])
         cells.append(r)
+    # 2.6.14, 6.1 or 6.12: the base of the kernel each booted (modern/base.sh)
+    for r, b in zip(cells, ktap.cellfile.bases(r["conf"].get("KERNEL", "?") for r in cells)):
+        r["base"] = b
     return cells
 
 
@@ -218,16 +221,6 @@ class Report:
         return rows
 
 
-def cell_base(r):
-    """2.6.14, 6.1 or 6.12: the kernel a cell booted (the prefix of its
-    kernel's name, modern/base.sh; historical is the 2.6.14 one)."""
-    k = r["conf"].get("KERNEL", "")
-    if k == "historical":
-        return "2.6.14"
-    head = k.split("-", 1)[0]
-    return head if re.fullmatch(r"\d+\.\d+", head) else "6.1"
-
-
 MODES = ("stock", "on", "off", "auto", "default", "bad")
 
 
@@ -249,7 +242,7 @@ def side_by_side(rep, cells):
     each where they agree."""
     groups = {}
     for r in cells:
-        groups.setdefault((cell_base(r), cell_mode(r)), []).append(r)
+        groups.setdefault((r["base"], cell_mode(r)), []).append(r)
     order = sorted(groups, key=lambda g: ([int(x) for x in g[0].split(".")],
                                           MODES.index(g[1].split()[0]), g[1]))
     rows = []
@@ -279,7 +272,7 @@ def base_diffs(rep, cells, expected):
     groups = {}
     for r in cells:
         if not r.get("skip"):
-            groups.setdefault(cell_mode(r), {}).setdefault(cell_base(r), []).append(r)
+            groups.setdefault(cell_mode(r), {}).setdefault(r["base"], []).append(r)
     diffs = []
     for test in rep.names:
         for mode, bases in sorted(groups.items()):

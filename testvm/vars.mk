@@ -10,7 +10,7 @@ var_set   = $(filter-out undefined,$(origin $(1)))
 # $(call need,VAR,REGEX,WHAT): VAR, when set, must match REGEX (grep -xE)
 need      = $(if $(call var_set,$(1)),$(if $(shell printf '%s\n' '$($(1))' | grep -qxE '$(2)' && echo ok),,$(error $(1)=$($(1)): expected $(3))))
 # $(call need_cells,VAR): every word a file of testvm/cells/
-need_cells = $(foreach c,$($(1)),$(if $(wildcard testvm/cells/$(c)),,$(error $(1): no cell '$(c)' (testvm/cells/: $(notdir $(wildcard testvm/cells/*))))))
+need_cells = $(foreach c,$($(1)),$(if $(filter $(c),$(all_cells)),,$(error $(1): no cell '$(c)' (testvm/cells/: $(all_cells)))))
 # $(call need_words,VAR,ALLOWED)
 need_words = $(foreach w,$($(1)),$(if $(filter $(w),$(2)),,$(error $(1): '$(w)' is not one of: $(2))))
 

@@ -163,7 +163,7 @@ before=$(sums "$T/src")
 expect_fail "$T/out" hist tree "$T/src"
 expect_in "$T/out" "historical: error: historical/patches/0004-mm-cris-v32-mmu-context-lock.patch does not apply"
 expect_in "$T/out" "patch failed: arch/cris/arch-v32/mm/tlb.c"
-expect_in "$T/out" "series aborted after 3 patches"
+expect_in "$T/out" "plus the 3 patches before it"
 [ ! -d "$c/.git/rebase-apply" ] || fail "git am was not aborted"
 [ "$(git -C "$c" log --format=%an compat.. | grep -c 'Hugh Dickins')" = 3 ] ||
 	fail "the copy does not hold the three patches before the failing one"

@@ -11,12 +11,13 @@ SELFTEST_BASE=${SELFTEST_BASE:-6.1}
 # make's BASE (exported to its recipes) is not the tests': a fake tree is
 # 6.1 unless a test says otherwise
 unset BASE
-PRE=
-[ "$SELFTEST_BASE" = 6.1 ] || PRE=$SELFTEST_BASE-
+. "$ROOT/modern/base.sh"
+. "$ROOT/lib/kernel.sh"
+PRE=$(base_prefix "$SELFTEST_BASE")
 
 # cell_kernel CELL: the bzImage the cell names, of the base under test
 cell_kernel() {
-	echo "$BUILD/kernel/$PRE$(sed -n 's/^KERNEL=//p' "$ROOT/testvm/cells/$1")/arch/x86/boot/bzImage"
+	kernel_image "$PRE$("$ROOT/testvm/cell.py" get "$1" KERNEL)"
 }
 
 fail() {

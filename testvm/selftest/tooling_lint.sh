@@ -14,7 +14,7 @@ expect_fail "$T/out" shellcheck -S warning "$T/bad.sh"
 printf 'import os\nprint(undefined_name)\n' >"$T/bad.py"
 expect_fail "$T/out" pyflakes3 "$T/bad.py"
 
-sh_files=$(git ls-files '*.sh' testvm/stage .ci/run)
+sh_files=$(git ls-files '*.sh' lib/stage .ci/run)
 [ -n "$sh_files" ] || fail "no shell scripts found (not a git checkout?)"
 # shellcheck disable=SC2086
 shellcheck -S warning $sh_files >"$T/out" 2>&1 || { cat "$T/out"; fail "shellcheck"; }

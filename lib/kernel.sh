@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Sourced by modern/ and historical/ (and the boot scripts): what both kinds
+# of tree share.  Each caller defines die() first.
+#
+#   kernel_image NAME        the bzImage of a kernel: ${KDIR:-$BUILD/kernel}/
+#                            NAME's (historical is i386's older path), or
+#                            NAME itself when it is a path
+#   tree_version DIR         "6.1.192", "2.6.14-rc4-mm1": DIR/Makefile's
+#                            version; empty when it names none
+#   git_import DIR MESSAGE [BRANCH]
+#                            make DIR (a plain source tree) a git repository
+#                            of one commit holding every file, on BRANCH
+#   am_series DIR WHAT NAME PATCH...
+#                            git am each PATCH onto DIR's HEAD; the first
+#                            that does not apply is aborted and named, with
+#                            every hunk git rejects (WHAT: what HEAD is, NAME:
+#                            the caller's name for its messages).  Prints how
+#                            many applied.
+#   config_check CONFIG FRAGMENT...
+#                            every option the fragments set reads the same in
+#                            CONFIG (a .config after merge_config.sh or
+#                            KCONFIG_ALLCONFIG); where two fragments set one
+#                            option, the later wins, as in merge_config.sh.
+#                            Prints each that did not survive on stderr, with
+#                            what CONFIG has and the fragments that set it;
+#                            status 1 if there is one.
+
+kernel_image() {
+	case $1 in
+	*/*) echo "$1" ;;
+	historical) echo "${KDIR:-${BUILD:?}/kernel}/historical/arch/i386/boot/bzImage" ;;
+	*) echo "${KDIR:-${BUILD:?}/kernel}/$1/arch/x86/boot/bzImage" ;;
+	esac
+}
+
+tree_version() {
+	awk -F' *= *' '/^VERSION *=/ { v = $2 } /^PATCHLEVEL *=/ { p = $2 }
+		/^SUBLEVEL *=/ { s = $2 } /^EXTRAVERSION *=/ { e = $2 }
+		END { if (v != "" && p != "") print v "." p "." s e }' "$1/Makefile"
+}
+
+git_import() {
+	git -C "$1" init -q -b "${3:-master}"
+	git -C "$1" config user.name "ptlock build"
+	git -C "$1" config user.email "build@localhost"
+	git -C "$1" config gc.auto 0
+	git -C "$1" add -f -A .
+	GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000" \
+	git -C "$1" commit -q -m "$2"
+}
+
+am_series() {
+	a_dir=$1 a_what=$2 a_name=$3
+	shift 3
+	a_nr=0
+	for a_p in "$@"; do
+		if ! git -C "$a_dir" am -q "$a_p" >"$a_dir/.git/am.out" 2>&1; then
+			git -C "$a_dir" am --abort
+			case $a_p in
+			*/modern/*) a_rel=modern/${a_p##*/modern/} ;;
+			*/historical/*) a_rel=historical/${a_p##*/historical/} ;;
+			*) a_rel=$a_p ;;
+			esac
+			echo "$a_name: error: $a_rel does not apply to $a_what:" >&2
+			git -C "$a_dir" apply --check -v "$a_p" 2>&1 | grep -v '^Checking patch' >&2 || true
+			die "series aborted; $a_dir is left at $a_what plus the $a_nr patches before it"
+		fi
+		a_nr=$((a_nr + 1))
+	done
+	echo "$a_nr"
+}
+
+config_check() {
+	c_config=$1
+	shift
+	c_bad=0
+	c_want=$(cat "$@" | awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+		sym != "" { want[sym] = $0; if (!(sym in seen)) order[n++] = sym; seen[sym] = 1; sym = "" }
+		END { for (i = 0; i < n; i++) print want[order[i]] }')
+	while IFS= read -r c_line; do
+		[ -n "$c_line" ] || continue
+		case $c_line in
+		CONFIG_*=*)
+			grep -qxF "$c_line" "$c_config" && continue
+			c_sym=${c_line%%=*} ;;
+		*)	c_sym=${c_line#\# }
+			c_sym=${c_sym%% *}
+			grep -q "^$c_sym=" "$c_config" || continue ;;
+		esac
+		c_now=$(grep -E "^($c_sym=|# $c_sym is not set)" "$c_config" || echo "$c_sym absent")
+		echo "asked for '$c_line', got '$c_now' (fragments: $(grep -l "${c_sym}[= ]" "$@" | xargs -n1 basename | tr '\n' ' '))" >&2
+		c_bad=1
+	done <<EOT
+$c_want
+EOT
+	return $c_bad
+}
