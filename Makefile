@@ -56,7 +56,7 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     clang lld llvm \
 	     perl sparse python3-ply python3-git gnuplot-nox shellcheck pyflakes3
 
-.PHONY: all help deps tree kernels guest run matrix quick report report-example check selftest \
+.PHONY: all help deps tree kernels guest run matrix quick report report-example docs check selftest \
 	selftest-host torture \
 	mm-selftests mm-selftests-check guest-mm \
 	lint bisect-check export historical historical-check historical-series bench clean \
@@ -86,6 +86,7 @@ help:
 	@echo "make report    run, then the differential report: differences between"
 	@echo "               cells first (build/report/report.md, .json, .png)"
 	@echo "make report-example  the report of the last run as docs/report-example.md"
+	@echo "make docs      rewrite docs/tests.md's tables (tests, host tests, cells) from the sources"
 	@echo "make selftest  host-side tests of the tooling's failure paths"
 	@echo "make selftest-host  those that need no kernel (seconds)"
 	@echo "make mm-selftests  the kernel's own mm selftests (tools/testing/"
@@ -174,6 +175,9 @@ report: $(if $(EXTRA)$(RUN),extra-check) kernels guest
 # from the results there are (no boots); differences do not stop it
 matrix:
 	@$(MAKE) --no-print-directory report CELLS="$(strip $(base_cells))"
+
+docs:
+	@docs/tables.py
 
 report-example:
 	@testvm/report.py || [ $$? -eq 1 ]

@@ -8,14 +8,17 @@
 GUEST     := $(B)/guest
 SYSROOT   := $(GUEST)/sysroot
 UAPI      := $(GUEST)/uapi
-GUEST_SRC := $(sort $(wildcard testvm/guest/*.c))
-GUEST_BIN := $(patsubst testvm/guest/%.c,$(GUEST)/bin/%,$(GUEST_SRC))
-# Every program is a test, run in this order, but for the runner itself,
-# the fixtures the host-side tests boot (idle: a guest that never ends) and
-# the benchmarks (bench_*), which are run only when asked for.
+# testvm/guest/tests/: the tests, run in this order; testvm/guest/: the
+# runner (init), idle (a guest that never ends, for the host tests) and the
+# benchmarks (bench_*, run only when asked for).
+GUEST_TEST_SRC := $(sort $(wildcard testvm/guest/tests/*.c))
+GUEST_SRC := $(GUEST_TEST_SRC) $(sort $(wildcard testvm/guest/*.c))
+GUEST_BIN := $(addprefix $(GUEST)/bin/,$(notdir $(GUEST_SRC:.c=)))
+GUEST_HDR := testvm/guest/harness.h $(wildcard testvm/guest/harness/*.h)
 FIRST_TESTS := ptlock_mode
-GUEST_TESTS := $(FIRST_TESTS) $(filter-out init idle bench_% $(FIRST_TESTS),\
-	$(patsubst testvm/guest/%.c,%,$(GUEST_SRC)))
+GUEST_TESTS := $(FIRST_TESTS) $(filter-out $(FIRST_TESTS),$(notdir $(GUEST_TEST_SRC:.c=)))
+$(if $(filter init idle bench_%,$(GUEST_TESTS)),$(error testvm/guest/tests/: \
+	$(filter init idle bench_%,$(GUEST_TESTS)) is the name of a program in testvm/guest/: rename the test))
 INITRAMFS := $(B)/initramfs.cpio
 # the runner's table of tests has MAX_TESTS rows (init.c)
 GUEST_MAX_TESTS := $(shell sed -n 's/^\#define MAX_TESTS[[:space:]]*//p' testvm/guest/init.c)
@@ -30,7 +33,7 @@ GUEST_CFLAGS := -m32 -march=i686 -O2 -Wall -Wextra -Wno-unused-parameter \
 	-fno-asynchronous-unwind-tables -fno-ident \
 	-Wno-builtin-declaration-mismatch \
 	-isystem $(shell $(GUEST_CC) -m32 -print-file-name=include) \
-	-I$(SYSROOT)/include -I$(UAPI)/usr/include
+	-I$(SYSROOT)/include -I$(UAPI)/usr/include -Itestvm/guest
 
 # nolibc's headers and the tree's i386 UAPI headers (both out of tree).
 $(GUEST)/.headers: $(TREE_STAMP)
@@ -45,12 +48,16 @@ $(GUEST)/klog_bad.h: testvm/klog-bad.txt
 	  grep -v '^#' $< | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'; \
 	  echo "\tNULL"; echo "};"; } >$@
 
-$(GUEST)/bin/%: testvm/guest/%.c testvm/guest/harness.h $(GUEST)/klog_bad.h $(GUEST)/.headers
-	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST) -o $@ $< -lgcc
+define guest_prog
+$(GUEST)/bin/%: $(1)/%.c $(GUEST_HDR) $(GUEST)/klog_bad.h $(GUEST)/.headers
+	@mkdir -p $$(dir $$@)
+	$(GUEST_CC) $(GUEST_CFLAGS) -I$(GUEST) -o $$@ $$< -lgcc
+endef
+$(eval $(call guest_prog,testvm/guest/tests))
+$(eval $(call guest_prog,testvm/guest))
 
 # a test built from another's source
-$(GUEST)/bin/thp_fork_cow: testvm/guest/fault_fork_cow.c
+$(GUEST)/bin/thp_fork_cow: testvm/guest/tests/fault_fork_cow.c
 
 $(GUEST)/syscalls.txt: $(GUEST_BIN) testvm/syscalls.sh
 	testvm/syscalls.sh $(UAPI)/usr/include/asm/unistd_32.h $(GUEST_BIN) >$@.tmp

@@ -25,6 +25,10 @@
  *                        T of ptlbench.threads=T1,T2,... (default 1)
  *   ptltest.mm=SET       the mm selftests of SET (a word of the list's first
  *                        column; "full": all of them; default: none)
+ *
+ * Test: boot_log
+ * Exercises: boot
+ * Invariant: kernel log after boot has no line from `testvm/klog-bad.txt`
  */
 #include "harness.h"
 

@@ -1,10 +1,14 @@
 #!/bin/sh
-# make historical's tree stage (historical/build.sh tree) on bad and fake
-# HISTORICAL_SRC trees: every bad one is named and left as it was; a fake
-# 2.6.14-rc4-mm1 (the series' pre-images plus the lines compat.sh edits)
-# gets base, compat commit and the nine patches in a copy, is left
-# byte-for-byte alone, and stops at config with a clear message; a damaged
-# pre-image makes git am abort, naming the patch.
+# historical/build.sh tree on bad HISTORICAL_SRC (unset, missing, a file, no
+# Makefile, no version, 2.6.15, 6.1.0, 2.6.14 without -rc4-mm1, no
+# mm/memory.c, holding the build dir): named, nothing copied, the tree
+# unchanged. On a fake 2.6.14-rc4-mm1 (the series' pre-images + the lines
+# compat.sh edits): base, compat and Hugh Dickins' nine commits in order in
+# the copy, the source byte-for-byte unchanged (also as a git tree), reuse on
+# a second run, make 4.3 refusing the mixed rule and taking the split one, the
+# compat flags giving i386 non-PIE gnu89-inline code on this gcc, config
+# stopping with "not a complete kernel tree"; compat.sh not finding its text;
+# a damaged pre-image aborting git am at 0004, named
 . "$(dirname "$0")/lib.sh"
 
 hist() {	# STEP [HISTORICAL_SRC]

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Every variable a user sets is checked at the door (testvm/vars.mk): a bad
-# value stops make before anything builds or boots, with one line naming
-# the variable and what it takes.  make -n: nothing may run either way.
+# every variable a user sets (CELLS, TORTURE_CELLS, MM_CELLS, TIMEOUT,
+# MM_TIMEOUT, SEED, TORTURE_OPS, BENCH_*, BASE, BUILD, HISTORICAL_*) is
+# checked when make reads its Makefile (testvm/vars.mk): a bad value stops
+# make with one line naming the variable and what it takes, before anything is
+# built or booted; good values pass
 . "$(dirname "$0")/lib.sh"
 
 # bad TARGET VAR=VALUE TEXT: make TARGET with VAR=VALUE fails, saying TEXT

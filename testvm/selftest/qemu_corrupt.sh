@@ -15,7 +15,7 @@ expect_in "$T/out" "1 failed"
 expect_fail "$T/out" boot_perf "ptltest.corrupt=all"
 # the huge-page tests skip on the perf kernel (no PAE): their turn below
 huge=
-for t in $(grep -l corrupt_if_asked "$ROOT"/testvm/guest/*.c); do
+for t in $(grep -l corrupt_if_asked "$ROOT"/testvm/guest/tests/*.c); do
 	t=$(basename "$t" .c)
 	if grep -q "^perf-smp2: $t skipped: SKIP kernel without" "$T/out"; then
 		huge="$huge${huge:+,}$t"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # needs: kernels (the built kernels and initramfs; not in make selftest-host)
-# No swap disk: the swap tests and the torture test (it runs under swap
-# pressure) fail, saying so; they neither pass nor skip.
+# without a swap disk the swap tests and mm_torture fail with "no swap active"
+# (not pass, not skip) and the runner says there is no swap
 . "$(dirname "$0")/lib.sh"
 
 export SWAP_MB=0

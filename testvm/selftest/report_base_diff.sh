@@ -1,6 +1,7 @@
 #!/bin/sh
-# Bases side by side: a test ok on 6.12 and SKIP on 6.1, in cells of the same
-# mode, is a difference unless testvm/base-differences.txt declares it.
+# the bases side by side: a test ok on 6.12 and SKIP on 6.1 in cells of one
+# mode passes when testvm/base-differences.txt declares it, and is a
+# difference (the report fails) when it does not
 . "$(dirname "$0")/lib.sh"
 
 # console CELL TEST VERDICT

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Missing tarball, wrong version, corrupt mail, half-prepared tree.
+# missing tarball (names the package), wrong major version (nothing left),
+# truncated mail (file named), half-prepared tree (redone)
 . "$(dirname "$0")/lib.sh"
 
 expect_fail "$T/out" tree

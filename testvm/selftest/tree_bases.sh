@@ -1,6 +1,8 @@
 #!/bin/sh
-# Each base is imported into its own tree and tag; a tarball of the other
-# base, an unknown BASE and a kernel name of an unknown base are refused.
+# BASE=6.12 imports into linux-6.12 with tag debian-6.12.N and its own stamp
+# and stock worktree, leaving 6.1's alone; a 6.12 tarball for BASE=6.1, an
+# unknown BASE (tree.sh and the Makefile) and a kernel of a missing tree are
+# refused with their reason
 . "$(dirname "$0")/lib.sh"
 
 fake_source "$T/src.tar.xz" 6 12

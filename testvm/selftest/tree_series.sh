@@ -1,5 +1,6 @@
 #!/bin/sh
-# tree.sh imports once, applies a series, and does nothing the second time.
+# import once, tag + branch, apply, second run changes nothing, changed series
+# re-applied from the tag
 . "$(dirname "$0")/lib.sh"
 
 fake_source "$T/src.tar.xz" 6 1

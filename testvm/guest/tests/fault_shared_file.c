@@ -7,6 +7,11 @@
  * cache pages from two mms).  Both must then see the same contents, every
  * page its pattern; msync(MS_SYNC) and munmap succeed, and the file read back
  * through read(2) holds the same pages.
+ *
+ * Exercises: shared file faults from two mms: a 4 MiB tmpfs file, MAP_SHARED,
+ *   written page-interleaved by 4 threads and a forked process
+ * Invariant: both processes' digests of the mapping are equal; msync and munmap
+ *   succeed; `read(2)` of the file gives the same pages
  */
 #include "harness.h"
 
@@ -61,18 +66,6 @@ static unsigned int check_map(const char *who)
 	return digest;
 }
 
-static void await(volatile int *flag)
-{
-	while (!*flag)
-		sys_futex(flag, FUTEX_WAIT, 0);
-}
-
-static void post(volatile int *flag)
-{
-	*flag = 1;
-	sys_futex(flag, FUTEX_WAKE, 1);
-}
-
 TEST_MAIN()
 {
 	static unsigned int buf[PAGE_WORDS];
@@ -84,8 +77,7 @@ TEST_MAIN()
 	pid_t pid;
 	long ms;
 
-	if (meminfo_kb("MemTotal") < 64 * 1024)
-		skip("guest has less than 64 MiB");
+	need_mem_mib(64);
 	mkdir(DIR, 0755);
 	mounted = mount("tmpfs", DIR, "tmpfs", 0, "size=8m") == 0;
 	fd = open(FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -94,30 +86,26 @@ TEST_MAIN()
 	if (sys_ftruncate(fd, SIZE))
 		fail("ftruncate %s to %lu", FILE, SIZE);
 	map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	hs = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED || hs == MAP_FAILED)
+	if (map == MAP_FAILED)
 		fail("mmap MAP_SHARED: errno %d", errno);
+	hs = map_shared(PAGE_SIZE);
 	t = threads_create(NTHREADS, writer, NULL);
 
 	ms = now_ms();
-	pid = fork();
+	pid = fork_child();
 	if (pid == 0) {
 		write_pages(NTHREADS, 8 - NTHREADS);
-		await(&hs->parent_wrote);
+		futex_wait_for(&hs->parent_wrote, 1);
 		hs->child_digest = check_map("child");
 		if (sys_msync(map, SIZE, MS_SYNC) || munmap(map, SIZE))
 			fail("child: msync or munmap failed");
 		exit_group(0);
 	}
-	if (pid < 0)
-		fail("fork: errno %d", errno);
 	threads_run(t, NTHREADS);
-	post(&hs->parent_wrote);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			fail("waitpid: errno %d", errno);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fail("child ended with status 0x%x", status);
+	futex_add(&hs->parent_wrote, 1);
+	status = reap(pid);
+	if (status)
+		fail("child ended with status %d", status);
 	digest = check_map("parent");
 	if (hs->child_digest != digest)
 		fail("child saw digest %08x, parent %08x", hs->child_digest, digest);

@@ -8,6 +8,16 @@
  * unmapped.  Data must follow every move; the child's writes must not
  * reach the parent; every huge page must be free again at the end.  Two
  * pages are reserved for the test through sysfs and given back after.
+ *
+ * Exercises: `huge_pte_lockptr()` (`pmd_lockptr()` for 2 MiB pages),
+ *   `move_huge_pte`, `copy_hugetlb_page_range` (PAE with `HUGETLBFS`): two 2
+ *   MiB hugetlb pages reserved through sysfs; one mapped at 0x20000000, moved
+ *   to 0x60000000, back into the first table, across again; a forked child
+ *   writes all of it
+ * Invariant: data follows every move; the child's copy-on-write does not reach
+ *   the parent; both pages are free after munmap and are given back. Skipped
+ *   without 2 MiB hugetlb pages, unless the cell says `ptltest.hugetlb=1` (the
+ *   PAE cells)
  */
 #include "harness.h"
 #include <linux/mman.h>

@@ -9,6 +9,13 @@
  * class and fewer than HUGES of the other.  A pmd_lockptr() that ignored
  * the mode would be seen here.  Needs lock_stat (debug kernels), the series
  * and THP: skipped without them, unless the cell says ptltest.thp=1.
+ *
+ * Exercises: the pmd-level lock (`pmd_lockptr()`, PAE with the series and
+ *   lock_stat): 8 THPs faulted (`__do_huge_pmd_anonymous_page()`) and unmapped
+ *   (`zap_huge_pmd()`) in one pmd table
+ * Invariant: at least 16 acquisitions of the mode's class (`ptlock_ptr(page)`
+ *   on, `&mm->page_table_lock` off) and fewer than 8 of the other; data intact;
+ *   AnonHugePages back after munmap
  */
 #include "harness.h"
 

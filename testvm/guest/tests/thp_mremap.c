@@ -9,6 +9,18 @@
  * the move was decided by comparing the tables' locks).  After each move
  * the data must be at the new address and still one huge page; after the
  * munmap, AnonHugePages must be back where it was.
+ *
+ * Exercises: `move_huge_pmd` and `pmd_move_must_withdraw` (THP kernels: PAE): a
+ *   THP made at 0x20000000 (`MADV_HUGEPAGE`, THP set to `madvise` through
+ *   sysfs) is moved by mremap into another pmd table (0x60000000) and unmapped
+ *   - the case that oopsed with `split_ptlocks=off` before the series' first
+ *   patch - then mapped again and moved within a table, across, back and across
+ *   again, and unmapped
+ * Invariant: AnonHugePages grew by 2048 kB when the THP was made (else FAIL: no
+ *   huge page, the test's subject, formed); after each move the data is at the
+ *   new address and AnonHugePages is unchanged (still one huge pmd); after
+ *   munmap AnonHugePages is back where it was. Skipped on kernels without THP,
+ *   unless the cell says `ptltest.thp=1` (the PAE cells): then it fails
  */
 #include "harness.h"
 

@@ -7,6 +7,12 @@
  * a split_ptlocks= value the kernel does not know must have been reported
  * as ignored.  Kernels without the series (stock 6.1, 2.6.14) have no such
  * file: skipped, unless the cell expected one.
+ *
+ * Exercises: the series' boot decision
+ * Invariant: `/sys/kernel/mm/split_ptlocks` reads the `ptltest.split=` the cell
+ *   expects; the boot log has the matching `split_ptlocks: MODE (...)` line; an
+ *   unknown `split_ptlocks=` value was reported as ignored. Skipped on kernels
+ *   without the series
  */
 #include "harness.h"
 

@@ -5,6 +5,12 @@
  * of them contend for the same pte lock.  Each round the pages must hold the
  * round's pattern; then MADV_DONTNEED zaps the region and it must read back
  * as zeroes before the next round faults it again.
+ *
+ * Exercises: 4 threads fault interleaved pages of one 2 MiB region (one page
+ *   table with or without PAE: one pte lock), 16 rounds, `MADV_DONTNEED`
+ *   between
+ * Invariant: every page holds the round's pattern; zapped region reads back as
+ *   zeroes
  */
 #include "harness.h"
 

@@ -10,6 +10,17 @@
  * pmd tables and within one, stays huge, and is unmapped.  The data must be
  * at the destination, the source empty.  Kernels without UFFDIO_MOVE skip
  * (testvm/base-differences.txt says which).
+ *
+ * Exercises: userfaultfd's UFFDIO_MOVE (6.8 on, so 6.12 here):
+ *   `double_pt_lock()` over the source's and destination's page table locks
+ *   (one lock when they are the same: a table with itself, or every table in
+ *   off mode) and `move_pages_huge_pmd()`, which moves a THP with its deposited
+ *   table
+ * Invariant: 64 pages moved into another pte table and 64 within one; with THP,
+ *   a huge page moved into another pmd table and within one, still huge, then
+ *   unmapped (AnonHugePages back); data at the destination, the source empty.
+ *   Skips where userfaultfd has no MOVE (6.1, 2.6.14: declared in
+ *   `testvm/base-differences.txt`)
  */
 #include "harness.h"
 

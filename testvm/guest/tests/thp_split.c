@@ -8,6 +8,15 @@
  * MADV_DONTNEED zaps 16 of its pages, and munmap frees the rest.  The
  * child must see the parent's data and the parent must keep it through
  * the child's writes; the zapped pages must read zero, the others intact.
+ *
+ * Exercises: what withdraws a moved THP's deposited table: a THP moved into
+ *   another pmd table, then fork and a child's writes (huge pmd copy and
+ *   copy-on-write), `mprotect` of one page (split of the parent's huge pmd:
+ *   withdraw from the new table's list), `MADV_DONTNEED` of 16 pages, munmap
+ * Invariant: the child sees the parent's data, the parent keeps it through the
+ *   child's writes; the split leaves the THP no longer pmd-mapped and the data
+ *   intact; the zapped pages read 0, the rest intact; AnonHugePages back to its
+ *   start. Skip and `ptltest.thp=1` as `thp_mremap`
  */
 #include "harness.h"
 #include <linux/mman.h>

@@ -9,6 +9,12 @@
  * of the rest, still in swap: the parent's original pages.  Each
  * process verifies its own view; children report by exit status and hand
  * their digest back in a shared page.
+ *
+ * Exercises: fork with swapped-out pages (`copy_one_pte`'s swap-entry path and
+ *   the mmlist insertion patch 8/9 redid under `mmlist_lock`); parent and 3
+ *   children copy-on-write a quarter each, then one swapoff
+ * Invariant: every process's view is intact after swapoff: its own quarter with
+ *   its own pattern, the parent's elsewhere
  */
 #include "harness.h"
 

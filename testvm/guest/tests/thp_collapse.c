@@ -10,6 +10,16 @@
  * result is moved within its pmd table, then into another (PAE: 0x60000000),
  * and unmapped there: AnonHugePages must be where it was.  The unmap
  * withdraws the table the collapse deposited from the new pmd table's list.
+ *
+ * Exercises: khugepaged's `collapse_huge_page()` (pmd lock, then the replaced
+ *   table's pte lock, the table deposited): 2 MiB written as small pages, then
+ *   `MADV_HUGEPAGE` with khugepaged scanning every 10 ms (its sysfs knobs,
+ *   restored after), then the result moved into another pmd table and back, and
+ *   unmapped
+ * Invariant: no huge page before the madvise; AnonHugePages grows by 2048 kB
+ *   within 60 s and khugepaged's `pages_collapsed` counts it; the data survives
+ *   the collapse and both moves; AnonHugePages back to its start after munmap.
+ *   Skip and `ptltest.thp=1` as `thp_mremap`
  */
 #include "harness.h"
 

@@ -8,6 +8,12 @@
  * stay on in /proc/swaps with its pages, and once the holder has exited and
  * the overcommit mode is back, a second swapoff must succeed and every
  * pattern page, in swap all along, must come back intact.
+ *
+ * Exercises: swapoff's commit check, with strict overcommit and a holder that
+ *   leaves less than the swap's worth of CommitLimit
+ * Invariant: swapoff fails with ENOMEM, the area stays in `/proc/swaps`, no
+ *   data lost; after the holder exits a second swapoff succeeds and every page
+ *   verifies
  */
 #include "harness.h"
 

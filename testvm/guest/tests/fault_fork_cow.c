@@ -19,6 +19,13 @@
  * under both pmd locks, depositing a pte table for the child), and the
  * writers' next stores split them (do_huge_pmd_wp_page()) while the other
  * writers and the next fork run.
+ *
+ * Exercises: `copy_pte_range` (source and destination pte locks): 3 threads
+ *   rewrite their pages generation after generation across a 4 MiB table
+ *   boundary while a 4th forks 8 times mid-generation
+ * Invariant: each child sees each writer's pages as a prefix of its writes
+ *   (generation G up to one cut, G−1 after; only the cut page may mix them);
+ *   the parent reads back exactly its own last writes
  */
 #include "harness.h"
 
@@ -150,8 +157,7 @@ TEST_MAIN()
 	unsigned char *area;
 #endif
 
-	if (meminfo_kb("MemTotal") < 64 * 1024)
-		skip("guest has less than 64 MiB");
+	need_mem_mib(64);
 #ifdef FORK_COW_THP
 	thp_enable();
 	for (i = 0; i < NWRITERS; i++)		/* fails unless each is huge */

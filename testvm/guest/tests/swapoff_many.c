@@ -5,6 +5,9 @@
  * process's pages back (try_to_unuse() following init_mm.mmlist).  Each
  * process then verifies its own pages and hands its digest back in a shared
  * page; a child reports a broken page by its exit status.
+ *
+ * Exercises: one swapoff walks 8 processes' mms
+ * Invariant: every process's pages verify after swapoff
  */
 #include "harness.h"
 

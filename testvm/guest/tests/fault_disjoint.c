@@ -6,6 +6,11 @@
  * the RSS the kernel reports, read once the threads have exited (so that
  * SPLIT_RSS_COUNTING's per-thread batches are folded in), must have grown by
  * exactly the pages touched.
+ *
+ * Exercises: anonymous first-touch faults, 4 threads, disjoint slices of one
+ *   area spanning 8+ page tables (Lameter's case)
+ * Invariant: every page holds its pattern; RSS from `/proc/self/statm`, read
+ *   after the threads exited, grew by exactly the pages touched
  */
 #include "harness.h"
 

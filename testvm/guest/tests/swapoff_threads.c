@@ -7,6 +7,11 @@
  * its own still holds the generation it wrote last, then writes the next
  * one.  No write may be lost: each page ends with its thread's last
  * generation, and swap is back on for the next test.
+ *
+ * Exercises: swapoff racing with swap-in faults of 4 threads on interleaved
+ *   pages (same pte locks)
+ * Invariant: each thread finds on each page the generation it wrote last, then
+ *   writes the next (6 generations); no write lost
  */
 #include "harness.h"
 
@@ -65,17 +70,12 @@ TEST_MAIN()
 		fail("only %ld of %lu pages left RAM (swap in use grew by %ld)", out, pages, used);
 
 	/* the writers start; swapoff runs while they fault their pages in */
-	start_gate = 0;
-	for (w = 0; w < NTHREADS; w++)
-		thread_start(&t[w]);
-	start_gate = 1;
-	sys_futex(&start_gate, FUTEX_WAKE, 0x7fffffff);
+	threads_start(t, NTHREADS);
 	ms = now_ms();
 	err = sys_swapoff(dev);
 	ms = now_ms() - ms;
 	during = passes_done;
-	for (w = 0; w < NTHREADS; w++)
-		thread_join(&t[w]);
+	threads_join(t, NTHREADS);
 	if (err < 0)
 		fail("swapoff(%s) with %ld pages out: errno %ld", dev, used, -err);
 	swap_on_again(dev);

@@ -7,6 +7,12 @@
  * tables themselves under the old and the new pmd locks - the same lock in
  * off mode - instead of moving each pte.  After each move the data must be
  * at the new address, and a child reading the old one must die of SIGSEGV.
+ *
+ * Exercises: `move_normal_pmd`: whole pte tables moved by mremap (x86
+ *   `HAVE_MOVE_PMD`): a 4 MiB region of small pages, 4 MiB aligned, moved
+ *   between 0x20000000, 0x60000000 (with PAE another pmd table) and 0x20800000
+ * Invariant: the data is intact at the new address after each move; a child
+ *   reading the old address dies of SIGSEGV
  */
 #include "harness.h"
 #include <linux/mman.h>

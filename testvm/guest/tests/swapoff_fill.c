@@ -5,6 +5,11 @@
  * its pte lock.  The area is filled with the pattern, a hog pushes it out
  * (the swap in use must show it), swapoff must succeed and every page must
  * hold its pattern afterwards; then swap goes back on for the next test.
+ *
+ * Exercises: `try_to_unuse` / `unuse_pte` under the pte lock
+ * Invariant: a pattern area pushed out to swap by a forked hog (RSS must drop
+ *   by at least a quarter of its pages) comes back with swapoff, every page
+ *   intact
  */
 #include "harness.h"
 

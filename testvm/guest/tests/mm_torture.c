@@ -37,6 +37,29 @@
  *
  * Test-only knob: ptltest.torture_skip_write=1 makes worker 0 leave one write
  * out of its model, which must be caught.
+ *
+ * Exercises: everything at once: 3 threads and a forked process do seeded
+ *   random mmap / munmap / mremap / mprotect / MADV_DONTNEED / write / verify /
+ *   fork on slots interleaved in the same page tables (`ptltest.seed=`, default
+ *   `DEF_SEED`, 28839; `ptltest.torture_ops=` per worker, default 2000), under
+ *   swap pressure: a pressure process pushes pages out to swap in pulses (RAM +
+ *   swap kept tight), each worker meets a pulse half-way and reads all its
+ *   pages back while the others go on; the run ends with swapoff and a full
+ *   verification, then swaps on again (`ptltest.torture_swap=0` turns this off)
+ * Invariant: every mapped page holds what the shadow model says, in each
+ *   worker, each forked snapshot and at the end; a mismatch names seed, worker,
+ *   op number, op, address, wanted and found. `ptltest.torture_skip_write=1`
+ *   drops one write from the model and must be caught (`qemu_torture`). Pages
+ *   were swapped out (`swapped=`, the most pages in swap after a pulse) and
+ *   read back (`majflt=`, major faults of the workers) or it fails; no swap
+ *   active fails. With THP (PAE cells) each worker also has a huge slot (512
+ *   pages, 2 MiB aligned, `MADV_HUGEPAGE`, its two homes at 0x20000000 and
+ *   0x60000000: two pmd tables), put through the same operations: a huge pmd
+ *   moved with its deposited table, copied by fork, protected, split by a
+ *   partial `MADV_DONTNEED`, swapped out; `thp_seen=` counts huge slots seen
+ *   huge at their first write, and 0 fails the test (mutant
+ *   `deposit-list-by-lock-torture`). `make torture` runs it long
+ *   (TORTURE_OPS=60000) in each mode
  */
 #include "harness.h"
 #include <linux/mman.h>

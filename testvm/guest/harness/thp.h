@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * harness/thp.h - huge pages: THP on, made and proven; 2 MiB checks and moves.
+ * Part of harness.h, which includes every part in order: include that.
+ */
+
+/* --- transparent huge pages ----------------------------------------------
+ * A THP test maps HPAGE bytes at a fixed, HPAGE-aligned address with
+ * MADV_HUGEPAGE and proves the huge page formed (AnonHugePages grew) before
+ * it tests anything: a test whose subject never happened fails.  Kernels
+ * without THP (i386 without PAE, 2.6.14) skip, unless the cell asked for
+ * THP with ptltest.thp=1.
+ */
+#define HPAGE		(2 * MiB)	/* PMD_SIZE with PAE */
+#define HPAGE_PAGES	(HPAGE / PAGE_SIZE)
+#define MADV_HUGEPAGE	14
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+#define THP_DEFRAG	"/sys/kernel/mm/transparent_hugepage/defrag"
+
+/*
+ * THP for MADV_HUGEPAGE areas: the kernel turns THP off by default below
+ * 512 MiB of RAM, which a 512 MiB guest is, so say "madvise" (other tests
+ * keep small pages) and let the fault compact memory for the huge page.
+ * Returns 1; 0 on a kernel without THP, unless the cell asked for THP
+ * (ptltest.thp=1): then the test fails.
+ */
+static int thp_try_enable(void)
+{
+	char want[8];
+
+	if (write_file(THP_ENABLED, "madvise") < 0) {
+		if (cmdline_arg("ptltest.thp", want, sizeof(want)))
+			fail("ptltest.thp=%s asked, but no THP: cannot write %s",
+			     want, THP_ENABLED);
+		return 0;
+	}
+	if (write_file(THP_DEFRAG, "madvise") < 0)
+		fail("cannot write %s", THP_DEFRAG);
+	return 1;
+}
+
+/* The same for a test about huge pages alone: it skips without THP. */
+static void thp_enable(void)
+{
+	if (!thp_try_enable())
+		skip("kernel without transparent huge pages");
+}
+
+/* AnonHugePages of /proc/meminfo, in kB */
+static unsigned long thp_anon_kb(void)
+{
+	return meminfo_kb("AnonHugePages");
+}
+
+/*
+ * Map HPAGE bytes of anonymous memory exactly at addr (not MAP_FIXED: it
+ * must be free), as a THP, filled with the pattern of seed; fails unless
+ * AnonHugePages grew by the huge page.
+ */
+static unsigned char *thp_map_at(unsigned long addr, unsigned int seed)
+{
+	unsigned long before = thp_anon_kb(), p;
+	unsigned char *m = mmap((void *)addr, HPAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED || (unsigned long)m != addr)
+		fail("mmap at 0x%lx gave %p (errno %d)", addr, m, errno);
+	if (sys_madvise(m, HPAGE, MADV_HUGEPAGE))
+		fail("madvise(MADV_HUGEPAGE): errno %d", errno);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		fill_page((unsigned int *)(m + p * PAGE_SIZE), seed, p);
+	if (thp_anon_kb() < before + HPAGE / 1024)
+		fail("no huge page at 0x%lx: AnonHugePages %lu kB, was %lu kB",
+		     addr, thp_anon_kb(), before);
+	return m;
+}
+
+/* Check the HPAGE_PAGES pages at m (a THP or a hugetlb page) against seed */
+static void hpage_check(const unsigned char *m, unsigned int seed, const char *what,
+		      unsigned int *digest)
+{
+	unsigned long p;
+	int bad;
+
+	for (p = 0; p < HPAGE_PAGES; p++) {
+		bad = check_page((const unsigned int *)(m + p * PAGE_SIZE), seed, p, digest);
+		if (bad >= 0)
+			fail("%s: page %lu word %d wrong at %p", what, p, bad, m);
+	}
+}
+
+/*
+ * Move the HPAGE bytes at *m to to by mremap, then check them against seed and that AnonHugePages reads huge_kb
+ * (a whole THP moves as one huge pmd).  what names the step in a failure.
+ */
+static void thp_move(unsigned char **m, unsigned long to, unsigned int seed,
+		     unsigned long huge_kb, const char *what, unsigned int *digest)
+{
+	long ret = sys_mremap(*m, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			      (void *)to);
+
+	if (ret != (long)to)
+		fail("%s: mremap %p to 0x%lx returned 0x%lx", what, *m, to, ret);
+	*m = (unsigned char *)to;
+	corrupt_if_asked(*m + PAGE_SIZE);
+	hpage_check(*m, seed, what, digest);
+	if (thp_anon_kb() != huge_kb)
+		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
+		     what, thp_anon_kb(), huge_kb);
+}
