@@ -123,6 +123,9 @@ help:
 	@echo "Variables: BASE=6.1|6.12|all (all: $(BASES))  BUILD=dir"
 	@echo "           CELLS='$(CELLS)'"
 	@echo "           TIMEOUT=secs per boot (600)  APPEND='kernel args' for every cell"
+	@echo "           BOOT_JOBS=guests at once (one per core: $(shell nproc))"
+	@echo "           RERUN=1: make check boots every cell again (it skips a cell"
+	@echo "             whose last run passed with the same kernel, initramfs, cell)"
 	@echo "           EXTRA=program|dir  your static i386 programs, run in every cell"
 	@echo "           RUN='prog args'    the command line of one of them"
 	@echo "           (each is checked before anything runs: testvm/vars.mk)"
@@ -280,6 +283,9 @@ lint_kernels = $(if $(filter 6.1,$(1)),debug stock-debug debug-pae,$(1)-debug-pa
 # base only (the same Kconfig rule on both), make lint for each
 LINT_KUNITM_BASES := $(BASES)
 check: LINT_KUNITM_BASES := $(firstword $(BASES))
+# a cell whose last run passed with the same kernel, initramfs and cell is
+# not booted again by make check (qemu-run.sh's REUSE); RERUN=1 boots all
+check: export REUSE := $(if $(filter 1,$(RERUN)),0,1)
 define lint_rule
 lint-$(1): $(addprefix kernel-,$(call lint_kernels,$(1)))
 	@BASE=$(1) LINT_KERNEL=$(call lint_main,$(1)) LINT_KUNITM=$$(if $$(filter $(1),$$(LINT_KUNITM_BASES)),1,0) \

@@ -10,6 +10,8 @@ wrote (the cell as booted, console.log),
 takes the KTAP the guest runner printed and the "# test: key=value" figures,
 and scans the whole console for the lines listed in testvm/klog-bad.txt.
 KUnit suites the kernel ran at boot join the table as "kunit.SUITE".
+Each test keeps "lines": [first, last], the 0-based indices (both
+included) of its console lines, from its first diagnostic to its result.
 A cell whose run directory holds a file "skip" was not booted (its kernel
 was not built; the file says why): it is reported SKIP, counted once as
 skipped, never as passed.

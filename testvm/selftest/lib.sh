@@ -11,6 +11,8 @@ SELFTEST_BASE=${SELFTEST_BASE:-6.1}
 # make's BASE (exported to its recipes) is not the tests': a fake tree is
 # 6.1 unless a test says otherwise
 unset BASE
+# nor make check's REUSE: a test's boots are its own
+unset REUSE
 . "$ROOT/modern/base.sh"
 . "$ROOT/lib/kernel.sh"
 PRE=$(base_prefix "$SELFTEST_BASE")

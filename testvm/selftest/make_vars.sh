@@ -1,9 +1,9 @@
 #!/bin/sh
-# every variable a user sets (CELLS, TORTURE_CELLS, MM_CELLS, TIMEOUT,
-# MM_TIMEOUT, SEED, TORTURE_OPS, BENCH_*, BASE, BUILD, HISTORICAL_*) is
-# checked when make reads its Makefile (testvm/vars.mk): a bad value stops
-# make with one line naming the variable and what it takes, before anything is
-# built or booted; good values pass
+# Every variable a user sets (CELLS, TORTURE_CELLS, MM_CELLS, TIMEOUT,
+# MM_TIMEOUT, SEED, TORTURE_OPS, BENCH_*, BASE, BUILD, RERUN, BOOT_JOBS,
+# HISTORICAL_*) is checked when make reads its Makefile (testvm/vars.mk): a
+# bad value stops make with one line naming the variable and what it takes,
+# before anything is built or booted; good values pass.
 . "$(dirname "$0")/lib.sh"
 
 # bad TARGET VAR=VALUE TEXT: make TARGET with VAR=VALUE fails, saying TEXT
@@ -18,6 +18,8 @@ bad run CELLS=no-such-cell "CELLS: no cell 'no-such-cell' (testvm/cells/: "
 bad run TIMEOUT=abc "TIMEOUT=abc: expected seconds per boot"
 bad run TIMEOUT=0 "TIMEOUT=0: expected seconds per boot"
 bad run BASE=5.10 "BASE=5.10: no such base; one of: 6.1 6.12 all"
+bad check RERUN=yes "RERUN=yes: expected 0 or 1"
+bad run BOOT_JOBS=0 "BOOT_JOBS=0: expected guests booted at once"
 bad torture SEED=abc "SEED=abc: expected the torture seed"
 bad torture TORTURE_OPS=-3 "TORTURE_OPS=-3: expected operations per torture worker"
 bad torture TORTURE_CELLS=nope "TORTURE_CELLS: no cell 'nope'"
@@ -43,7 +45,7 @@ expect_in "$T/out" "BUILD=$T/file: exists and is not a directory"
 
 # good values pass the door (help: a target that runs nothing)
 make -s -C "$ROOT" BUILD="$T/build" help CELLS="perf-smp2 6.12-pae-on-smp4" TIMEOUT=30 \
-	BENCH_THREADS=1,2,4 BENCH_KINDS="pf1 thp" SEED=28839 TORTURE_OPS=5 \
+	BENCH_THREADS=1,2,4 BENCH_KINDS="pf1 thp" SEED=28839 TORTURE_OPS=5 RERUN=1 BOOT_JOBS=1 \
 	>"$T/out" 2>&1 || { cat "$T/out"; fail "good values refused"; }
 expect_in "$T/out" "CELLS='perf-smp2 6.12-pae-on-smp4'"
 exit 0

@@ -1,0 +1,42 @@
+#!/bin/sh
+# needs: kernels (the built kernels and initramfs; not in make selftest-host)
+# testvm/boot.sh boots its cells BOOT_JOBS at a time, each with its own stage
+# line and run directory; with REUSE=1 (make check) a cell whose last run
+# finished with no failure, with the same kernel, initramfs, cell and
+# arguments, is not booted again and says so; other arguments, a failed last
+# run or REUSE=0 boot it again.
+. "$(dirname "$0")/lib.sh"
+
+K=$(cell_kernel perf-smp2)
+boot() {
+	env BUILD="$T" KERNEL="$K" INITRAMFS="$ROOT/build/initramfs.cpio" \
+		APPEND="ptltest.only=ptlock_mode${1:+ $1}" BOOT_JOBS=2 REUSE="${2:-1}" \
+		"$ROOT/testvm/boot.sh" -o "$T/runs" -l t -g t perf-smp2 debug-on-smp1 >"$T/out" 2>&1 ||
+		{ cat "$T/out"; fail "boot.sh failed"; }
+}
+[ -f "$ROOT/build/initramfs.cpio" ] || fail "no build/initramfs.cpio (make guest)"
+boot
+for c in perf-smp2 debug-on-smp1; do
+	expect_in "$T/out" "t $c"
+	grep -q '^ok [0-9]* ptlock_mode' "$T/runs/$c/console.log" || fail "$c: no ptlock_mode result"
+	[ -s "$T/runs/$c/key" ] || fail "$c: no key written"
+done
+[ "$(grep -c ' ok ' "$T/out")" = 2 ] || { cat "$T/out"; fail "not two stage lines"; }
+boot
+expect_in "$T/out" "perf-smp2: not booted again"
+expect_in "$T/out" "debug-on-smp1: not booted again"
+stamp=$(stat -c %Y "$T/runs/perf-smp2/console.log")
+boot "ptltest.x=1"
+grep -q "not booted again" "$T/out" && { cat "$T/out"; fail "booted with other arguments"; }
+boot "ptltest.x=1" 0
+grep -q "not booted again" "$T/out" && { cat "$T/out"; fail "REUSE=0 reused"; }
+# a failed last run is booted again
+boot
+sed -i 's/^ok \([0-9]*\) ptlock_mode/not ok \1 ptlock_mode/' "$T/runs/perf-smp2/console.log"
+boot
+grep -q "perf-smp2: not booted again" "$T/out" && { cat "$T/out"; fail "a failed run was reused"; }
+expect_in "$T/out" "debug-on-smp1: not booted again"
+[ "$(stat -c %Y "$T/runs/perf-smp2/console.log")" -ge "$stamp" ] || fail "console not rewritten"
+expect_fail "$T/out" env BOOT_JOBS=x "$ROOT/testvm/boot.sh" perf-smp2
+expect_in "$T/out" "BOOT_JOBS=x: a whole number above 0"
+exit 0
