@@ -41,6 +41,7 @@ all_cells = $(foreach w,$(CELL_TABLE),$(firstword $(subst =, ,$(w))))
 # those of the bases chosen, then the 2005 kernel's
 base_cells = $(foreach b,$(BASES) 2.6.14,$(foreach c,$(all_cells),$(if $(filter $(b),$(call cell_base,$(c))),$(c))))
 CELLS     := $(or $(CELLS),$(strip $(foreach c,$(base_cells),$(if $(call cell_full,$(c)),,$(c)))))
+HISTORICAL_HINT := $(shell historical/build.sh hint)
 include testvm/vars.mk
 
 # "historical" is the 2.6.14 kernel 'make historical' builds, not kbuild.sh's
@@ -110,7 +111,7 @@ help:
 	@echo "               boot the tests that must catch it (MUTANTS=...; minutes each)"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
 	@echo "               perf and debug (BISECT_KERNELS=...; hours; resumable)"
-	@echo "make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1"
+	@echo "$(HISTORICAL_HINT)"
 	@echo "               copy it, compat fixes, git am historical/, build, boot"
 	@echo "               $(HISTORICAL_CELLS) (HISTORICAL_CC=gcc HISTORICAL_MAKE=make)"
 	@echo "make historical-check  the 2005 series in historical/: mail format,"
@@ -122,7 +123,7 @@ help:
 	@echo ""
 	@echo "Variables: BASE=6.1|6.12|all (all: $(BASES))  BUILD=dir"
 	@echo "           CELLS='$(CELLS)'"
-	@echo "           TIMEOUT=secs per boot (600)  APPEND='kernel args' for every cell"
+	@echo "           TIMEOUT=secs per boot ($(shell sed -n 's/^TIMEOUT=$${TIMEOUT:-\([0-9]*\)}.*/\1/p' testvm/qemu-run.sh))  APPEND='kernel args' for every cell"
 	@echo "           BOOT_JOBS=guests at once (one per core: $(shell nproc))"
 	@echo "           RERUN=1: make check boots every cell again (it skips a cell"
 	@echo "             whose last run passed with the same kernel, initramfs, cell)"

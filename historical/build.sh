@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh tree|config|build|cc
+# build.sh tree|config|build|cc|hint
 #
 # Build the 2005 series on a 2.6.14-rc4-mm1 tree you supply, for the same
 # i386 QEMU guest as the modern kernels ('make historical').
@@ -18,6 +18,7 @@
 #           any option of the fragment did not survive.
 #   build   bzImage: $BUILD/kernel/historical/arch/i386/boot/bzImage
 #   cc      print the CC= line config and build give make
+#   hint    print the command that builds it (for the messages elsewhere)
 #
 #   HISTORICAL_SRC    the 2.6.14-rc4-mm1 tree (required for 'tree')
 #   HISTORICAL_CC     the compiler (default gcc)
@@ -60,7 +61,7 @@ git_c() {
 check_src() {
 	src=${HISTORICAL_SRC:-}
 	[ -n "$src" ] ||
-		die "HISTORICAL_SRC is not set: make historical HISTORICAL_SRC=/path/to/linux-$WANT"
+		die "HISTORICAL_SRC is not set: $(hint)"
 	[ -e "$src" ] || die "HISTORICAL_SRC=$src does not exist"
 	[ -d "$src" ] || die "HISTORICAL_SRC=$src is not a directory"
 	[ -f "$src/Makefile" ] ||
@@ -140,6 +141,10 @@ prepare() {
 	note "$COPY: linux $ver + compat + $nr patches of the 2005 series"
 }
 
+hint() {
+	echo "make historical HISTORICAL_SRC=/path/to/linux-$WANT"
+}
+
 CC_LINE="$HISTORICAL_CC${HISTORICAL_CFLAGS:+ $HISTORICAL_CFLAGS}"
 
 hmake() {
@@ -157,7 +162,7 @@ check_config() {
 		die "options above ($FRAG) did not survive allnoconfig (missing dependency, or a symbol 2.6.14 does not have?)"
 }
 
-[ $# -eq 1 ] || die "usage: $0 tree|config|build|cc"
+[ $# -eq 1 ] || die "usage: $0 tree|config|build|cc|hint"
 case $1 in
 tree)
 	check_src
@@ -199,7 +204,10 @@ build)
 cc)
 	echo "$CC_LINE"
 	;;
+hint)
+	hint
+	;;
 *)
-	die "unknown step '$1' (tree, config, build or cc)"
+	die "unknown step '$1' (tree, config, build, cc or hint)"
 	;;
 esac

@@ -28,8 +28,16 @@ import subprocess
 import sys
 
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,39}$")
-MAX_PROGS = 16		# init.c: MAX_EXTRA
-MAX_ARGS = 16		# init.c: MAX_ARGS, the program's name included
+
+
+def init_define(name):
+    """A #define of the guest runner (init.c): its limits are its own."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "guest", "init.c")) as f:
+        return int(re.search(r"^#define %s\s+(\d+)" % name, f.read(), re.M).group(1))
+
+
+MAX_PROGS = init_define("MAX_EXTRA")
+MAX_ARGS = init_define("MAX_ARGS")	# the program's name included
 MAX_SIZE = 32 << 20	# the initramfs lives in the guest's RAM
 PT_INTERP = 3
 

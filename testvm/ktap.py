@@ -4,6 +4,7 @@
 
 ktap.py [--out DIR] CELL...
 ktap.py --total SUMMARY.json...
+ktap.py --finished CONSOLE     exit 0 when the runner said it finished
 
 For each cell, reads the run directory $BUILD/runs/CELL that qemu-run.sh
 wrote (the cell as booted, console.log),
@@ -42,6 +43,7 @@ SUBTEST = re.compile(r"# Subtest: (\w+)$")
 # "# NAME: ..."; the user's programs are extra.PROG, PROG with .+- in it
 DIAG = re.compile(r"^# ([\w.+-]+): (.*)$")
 KV = re.compile(r"(\w+)=(\S+)")
+DONE = "# ptltest: done"	# the runner's last line (init.c prints it)
 VERDICT = {"ok": "ok", "fail": "FAIL", "skip": "SKIP"}	# as the tables show them
 
 
@@ -75,7 +77,7 @@ def parse_cell(cell, patterns):
     for i, line in enumerate(lines):
         if any(p in line for p in patterns):
             res["console_bad"].append(line)
-        if line == "# ptltest: done":
+        if line == DONE:
             res["done"] = True
             continue
         m = PLAN.match(line)
@@ -199,8 +201,16 @@ def main():
     ap.add_argument("--out", default=os.path.join(BUILD, "results"))
     ap.add_argument("--total", action="store_true",
                     help="arguments are summary JSON files: print their sum")
+    ap.add_argument("--finished", action="store_true",
+                    help="the argument is a console: exit 0 when the runner finished")
     ap.add_argument("cells", nargs="+")
     args = ap.parse_args()
+    if args.finished:
+        try:
+            with open(args.cells[0], errors="replace") as f:
+                return 0 if any(l.rstrip("\r\n") == DONE for l in f) else 1
+        except OSError:
+            return 1
     if args.total:
         return total(args.cells)
 

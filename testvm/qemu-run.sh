@@ -12,8 +12,8 @@
 # bound; the serial console goes to OUTDIR/console.log
 # (default $BUILD/runs/CELL).
 #
-# Exit status: 0 when the runner reported "# ptltest: done" (the verdicts are
-# parse's business), 1 on a hang, a panic or any other early end - with the
+# Exit status: 0 when the runner reported it finished (ktap.py --finished;
+# the verdicts are parse's business), 1 on a hang, a panic or any other early end - with the
 # last console lines shown.
 #
 # The run describes itself: OUTDIR/cell (the cell file as booted), kernel
@@ -37,7 +37,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../build}
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio}
-TIMEOUT=${TIMEOUT:-600}
+TIMEOUT=${TIMEOUT:-600}	# make help reads the default here
 . "$here/../lib/kernel.sh"
 
 die() {
@@ -66,8 +66,7 @@ CPU=$CELL_CPU
 
 kernel=$(kernel_image "$KERNEL")
 how="make kernels"
-[ "$KERNEL" != historical ] ||
-	how="make historical HISTORICAL_SRC=/path/to/linux-2.6.14-rc4-mm1"
+[ "$KERNEL" != historical ] || how=$("$here/../historical/build.sh" hint)
 mkdir -p "$out"
 # the cell as booted: its file, with what the environment overrode
 {
@@ -91,7 +90,7 @@ command -v qemu-system-i386 >/dev/null || die "qemu-system-i386 not found (apt-g
 key=$({ sha256sum "$kernel" "$INITRAMFS" "$0"; cat "$out/cell";
 	echo "$kernel $APPEND $TIMEOUT"; } | sha256sum | cut -c1-16)
 if [ "${REUSE:-0}" = 1 ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ] &&
-   grep -q '^# ptltest: done' "$out/console.log" 2>/dev/null &&
+   "$here/ktap.py" --finished "$out/console.log" &&
    ! grep -q '^not ok' "$out/console.log"; then
 	echo "note: $cell: not booted again: its last run ($(date -r "$out/console.log" +%H:%M)) had this kernel, initramfs and cell, and no failure (RERUN=1 boots it)"
 	exit 0
@@ -148,7 +147,7 @@ if [ $rc -ne 0 ]; then
 	last
 	die "$cell: qemu exited with status $rc"
 fi
-if ! grep -q '^# ptltest: done' "$out/console.log"; then
+if ! "$here/ktap.py" --finished "$out/console.log"; then
 	last
 	[ "$tcg" = single ] ||
 		echo "(multi-threaded TCG: a silent reset may be QEMU's, see TCG_THREAD)" >&2

@@ -41,7 +41,7 @@
  * Exercises: everything at once: 3 threads and a forked process do seeded
  *   random mmap / munmap / mremap / mprotect / MADV_DONTNEED / write / verify /
  *   fork on slots interleaved in the same page tables (`ptltest.seed=`, default
- *   `DEF_SEED`, 28839; `ptltest.torture_ops=` per worker, default 2000), under
+ *   `DEF_SEED`; `ptltest.torture_ops=` per worker, default 2000), under
  *   swap pressure: a pressure process pushes pages out to swap in pulses (RAM +
  *   swap kept tight), each worker meets a pulse half-way and reads all its
  *   pages back while the others go on; the run ends with swapoff and a full
