@@ -80,6 +80,8 @@ static unsigned long swap_test_mib(void)
 	return mib;
 }
 
+#define HOG_PIECE_MIB	8
+
 /*
  * Fork a hog that touches fresh memory until the swap in use has grown by
  * want pages (or 7/8 of the swap is in use), then exits.  Returns the swap
@@ -96,10 +98,15 @@ static long swap_push(long want)
 
 	pid = fork_child();
 	if (pid == 0) {
-		hog = map_anon(limit * MiB);
+		hog = NULL;
 		for (mib = 0; mib < limit; mib++) {
+			/* mapped in pieces: 2.6.14's heuristic overcommit
+			 * refuses RAM + swap in one mmap
+			 */
+			if (mib % HOG_PIECE_MIB == 0)
+				hog = map_anon(HOG_PIECE_MIB * MiB);
 			for (p = 0; p < MiB; p += PAGE_SIZE)
-				hog[mib * MiB + p] = 1;
+				hog[mib % HOG_PIECE_MIB * MiB + p] = 1;
 			if (swap_used_pages() >= used0 + want ||
 			    (long)meminfo_kb("SwapFree") < floor)
 				exit_group(0);
