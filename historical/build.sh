@@ -31,12 +31,11 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../build}
+. "$here/../lib/kernel.sh"
 COPY=$BUILD/historical/linux
 O=$BUILD/kernel/historical
 FRAG=$here/configs/guest-2.6.14.config
 WANT=2.6.14-rc4-mm1
-. "$here/../lib/kernel.sh"
 JOBS=${JOBS:-$(nproc)}
 HISTORICAL_CC=${HISTORICAL_CC:-gcc}
 HISTORICAL_MAKE=${HISTORICAL_MAKE:-make}

@@ -4,6 +4,7 @@
 # Sourced by modern/ and historical/ (and the boot scripts): what both kinds
 # of tree share.  Each caller defines die() first.
 #
+#   BUILD                    the build directory: the caller's, else build/
 #   kernel_image NAME        the bzImage of a kernel: ${KDIR:-$BUILD/kernel}/
 #                            NAME's (historical is i386's older path), or
 #                            NAME itself when it is a path
@@ -26,6 +27,10 @@
 #                            Prints each that did not survive on stderr, with
 #                            what CONFIG has and the fragments that set it;
 #                            status 1 if there is one.
+
+# Where everything built goes (make passes it): by default the project's
+# build/, the caller's $here being its own folder, one below the top.
+BUILD=${BUILD:-$(cd "${here:?}/.." && pwd)/build}
 
 kernel_image() {
 	case $1 in

@@ -16,7 +16,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../build}
+. "$here/../lib/kernel.sh"
 . "$here/base.sh"
 base_set "${BASE:-6.1}"
 pre=$PRE
@@ -41,17 +41,16 @@ OK=$BUILD/bisect/ok
 mkdir -p "$LOGS" "$OK"
 # what else decides whether a commit builds: the kernel's fragments
 fragments() {
-	parts=${1#stock-}
-	for part in guest $(echo "$parts" | tr '-' ' ') series; do
-		cat "$here/configs/$part.config"
-	done | sha256sum | cut -c1-12
+	# shellcheck disable=SC2046  # fragment paths have no blanks
+	cat $("$here/kbuild.sh" fragments "$1") "$here/configs/series.config" |
+		sha256sum | cut -c1-12
 }
 total=$(echo "$commits" | wc -l)
 # kernel by kernel, so that each build directory only moves forward
 for k in $KERNELS; do
 	n=0
-	tools=$(fragments "$k")
 	k=$pre$k
+	tools=$(fragments "$k")
 	for c in $commits; do
 		n=$((n + 1))
 		subject=$(git -C "$TREE" log -1 --format=%s "$c")

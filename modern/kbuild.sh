@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# kbuild.sh config|build KERNEL
+# kbuild.sh config|build|fragments KERNEL
 #
 # Configure or build one guest kernel out of tree, in $BUILD/kernel/KERNEL.
 # KERNEL is [BASE-][stock-]FLAVOUR[-VARIANT...]:
@@ -23,13 +23,14 @@
 #           when neither the fragments nor the tree's HEAD changed.
 #   build   bzImage (kbuild's own incremental build), which also builds
 #           usr/gen_init_cpio.
+#   fragments  print the fragments KERNEL's name stands for (not
+#           series.config), in the order they are merged.
 
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../build}
-. "$here/base.sh"
 . "$here/../lib/kernel.sh"
+. "$here/base.sh"
 JOBS=${JOBS:-$(nproc)}
 
 die() {
@@ -37,11 +38,9 @@ die() {
 	exit 1
 }
 
-[ $# -eq 2 ] || die "usage: $0 config|build KERNEL"
+[ $# -eq 2 ] || die "usage: $0 config|build|fragments KERNEL"
 step=$1
 name=$2
-O=${KDIR:-$BUILD/kernel}/$name
-mkdir -p "$O" && O=$(cd "$O" && pwd)
 arch=i386
 frags=$here/configs/guest.config
 kbase=$(base_of_kernel "$name")
@@ -58,6 +57,13 @@ for part in $(echo "$parts" | tr '-' ' '); do
 	frags="$frags $here/configs/$part.config"
 	[ "$part" != x86_64 ] || arch=x86_64
 done
+# the fragments the name stands for (bisect-check.sh stamps its builds with them)
+if [ "$step" = fragments ]; then
+	echo "$frags"
+	exit 0
+fi
+O=${KDIR:-$BUILD/kernel}/$name
+mkdir -p "$O" && O=$(cd "$O" && pwd)
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE (run 'make tree' first)"
 base=$(git -C "$TREE" config ptlock.base 2>/dev/null || echo HEAD)
 if [ "${SERIES_CONFIG:-yes}" != no ] && [ -f "$here/configs/series.config" ] &&
@@ -115,6 +121,6 @@ build)
 	[ -x "$O/usr/gen_init_cpio" ] || die "kbuild did not build usr/gen_init_cpio (BLK_DEV_INITRD off?)"
 	;;
 *)
-	die "unknown step '$step' (config or build)"
+	die "unknown step '$step' (config, build or fragments)"
 	;;
 esac

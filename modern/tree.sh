@@ -24,9 +24,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../build}
-. "$here/base.sh"
 . "$here/../lib/kernel.sh"
+. "$here/base.sh"
 base_set "${BASE:-6.1}"		# STAMP is touched whenever the tree changes
 BRANCH=ptlock-split
 

@@ -45,9 +45,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../build}
-. "$here/../modern/base.sh"
 . "$here/../lib/kernel.sh"
+. "$here/../modern/base.sh"
 (base_check "${BENCH_BASE:-6.1}") 2>/dev/null ||
 	{ echo "bench: error: BENCH_BASE: '${BENCH_BASE:-}' (one of: $BASES)" >&2; exit 1; }
 base_set "${BENCH_BASE:-6.1}"

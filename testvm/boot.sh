@@ -14,7 +14,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../build}
+. "$here/../lib/kernel.sh"
 
 # one cell, run by xargs below
 if [ "${1:-}" = --one ]; then

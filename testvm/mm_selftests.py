@@ -27,10 +27,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True	# no __pycache__ in the source tree
-BUILD = os.environ.get("BUILD", os.path.join(HERE, "..", "build"))
-os.environ.setdefault("RUNS", os.path.join(BUILD, "mm-selftests"))
-import ktap  # noqa: E402  (the parser)
+import ktap  # noqa: E402  (the parser, and where BUILD is)
 from report import verdict  # noqa: E402  (ok, FAIL, SKIP, MISSING or -)
+
+BUILD = ktap.BUILD
+ktap.RUNS = os.environ.get("RUNS", os.path.join(BUILD, "mm-selftests"))
 
 RESULTS = os.path.join(BUILD, "results")
 REPORT = os.path.join(BUILD, "report")
@@ -111,7 +112,7 @@ def main():
 
     md = ["# The kernel's mm selftests, set '%s': our modes against stock" % mmset, "",
           "Written by testvm/mm_selftests.py from the consoles in %s." %
-          os.environ["RUNS"], "", "```", table, "```", ""]
+          ktap.RUNS, "", "```", table, "```", ""]
     md += ["## Differences (ok on stock, not in ours)", ""]
     md += ["- %s" % say(d) for d in diffs] or ["None."]
     md += ["", "## Cells that did not complete", ""]

@@ -23,7 +23,6 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
-BUILD=${BUILD:-$here/../build}
 TREE=${TREE:-$BUILD/linux}
 M=$BUILD/mutants
 W=$M/tree

@@ -35,10 +35,9 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$here/../build}
+. "$here/../lib/kernel.sh"
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio}
 TIMEOUT=${TIMEOUT:-600}	# make help reads the default here
-. "$here/../lib/kernel.sh"
 
 die() {
 	echo "qemu-run: error: $*" >&2
