@@ -44,11 +44,11 @@ CELLS     := $(or $(CELLS),$(strip $(foreach c,$(base_cells),$(if $(call cell_fu
 HISTORICAL_HINT := $(shell historical/build.sh hint)
 include testvm/vars.mk
 
-# "historical" is the 2.6.14 kernel 'make historical' builds, not kbuild.sh's
-KERNELS   := $(filter-out historical,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
+# historical* are the 2.6.14 kernels 'make historical' builds, not kbuild.sh's
+KERNELS   := $(filter-out historical%,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
 # the bases whose trees the kernels need, and the guest's
 TREE_BASES := $(sort $(firstword $(BASES)) $(filter-out 2.6.14,$(foreach c,$(CELLS),$(call cell_base,$(c)))))
-HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical,$(call cell_kernel,$(c))),$(c))))
+HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical%,$(call cell_kernel,$(c))),$(c))))
 
 # Debian packages the project uses (--no-install-recommends).
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
@@ -112,8 +112,11 @@ help:
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
 	@echo "               perf and debug (BISECT_KERNELS=...; hours; resumable)"
 	@echo "$(HISTORICAL_HINT)"
-	@echo "               copy it, compat fixes, git am historical/, build, boot"
-	@echo "               $(HISTORICAL_CELLS) (HISTORICAL_CC=gcc HISTORICAL_MAKE=make)"
+	@echo "               copy it, compat fixes; build 2.6.14 before the split, and"
+	@echo "               after it (the series of the tree's kind: historical/patches"
+	@echo "               on -rc4-mm1, historical/port on 2.6.14) with the split on"
+	@echo "               and off; boot $(HISTORICAL_CELLS)"
+	@echo "               (HISTORICAL_CC=gcc HISTORICAL_MAKE=make)"
 	@echo "make historical-check  the 2005 series in historical/: mail format,"
 	@echo "               hunks as posted, diffstats, consistency, git am (no tree)"
 	@echo "make historical-series  rewrite historical/ from SEEDS=$(SEEDS)"
@@ -192,14 +195,16 @@ report-example:
 	@[ ! -f $(B)/report/report.png ] || cp $(B)/report/report.png docs/img/report-example.png
 	@echo "docs/report-example.md, docs/img/report-example.png"
 
-# The 2.6.14 kernel from HISTORICAL_SRC (historical/build.sh), booted with the
+# The 2.6.14 kernels from HISTORICAL_SRC (historical/build.sh), booted with the
 # same initramfs; the table then holds every cell run so far, so that its
 # verdicts and digests sit next to the modern kernels', and so does the report.
 historical: $(if $(EXTRA)$(RUN),extra-check) guest
 	@$(STAGE) "historical: copy, compat, git am" $(LOG)/historical-tree.log \
 		historical/build.sh tree
-	@$(STAGE) "config historical" $(LOG)/config-historical.log historical/build.sh config
-	@$(STAGE) "build historical" $(LOG)/build-historical.log historical/build.sh build
+	@for k in $$(historical/build.sh kernels); do \
+		$(STAGE) "config $$k" $(LOG)/config-$$k.log historical/build.sh config $$k && \
+		$(STAGE) "build $$k" $(LOG)/build-$$k.log historical/build.sh build $$k || exit 1; \
+	done
 	@rc=0; INITRAMFS=$(BOOT_INITRAMFS) testvm/boot.sh $(HISTORICAL_CELLS) || rc=1; \
 	testvm/ktap.py --out $(B)/results $$(for c in $(CELLS); do \
 		[ -f $(B)/runs/$$c/console.log ] || [ -f $(B)/runs/$$c/skip ] && echo $$c; done) || rc=1; \

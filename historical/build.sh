@@ -1,26 +1,38 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh tree|config|build|cc|hint
+# build.sh tree|kernels|config KERNEL|build KERNEL|cc|hint [KERNEL]
 #
-# Build the 2005 series on a 2.6.14-rc4-mm1 tree you supply, for the same
-# i386 QEMU guest as the modern kernels ('make historical').
+# Build 2.6.14 before and after the 2005 split on a tree you supply, for the
+# same i386 QEMU guest as the modern kernels ('make historical').  Two kinds
+# of tree are taken:
+#   2.6.14-rc4-mm1   the tree the series was posted against: the series is
+#                    historical/patches/000[1-9]-*.patch
+#   2.6.14           vanilla 2.6.14 (also with a vendor's EXTRAVERSION, such
+#                    as -hsc0; not -rc, -mm or -git): the series is the port,
+#                    historical/port/*.patch, once it is written
 #
-#   tree    check HISTORICAL_SRC (a directory holding linux 2.6.14-rc4-mm1),
-#           copy its files (not its .git) to $BUILD/historical/linux, commit
-#           them as the base, commit compat.sh's fixes on top as their own
-#           commit, then git am historical/patches/000[1-9]-*.patch.  HISTORICAL_SRC
-#           is only read.  A patch that does not apply is aborted and named.
+#   tree    check HISTORICAL_SRC, copy its files (not its .git) to
+#           $BUILD/historical/linux, commit them as the base, commit
+#           compat.sh's fixes on top as their own commit (tag compat; the
+#           worktree $BUILD/historical/before stays there), then git am the
+#           series of its kind.  HISTORICAL_SRC is only read.  A patch that
+#           does not apply is aborted and named, with its failing hunks.
 #           Skipped when the copy already holds this source, compat step and
 #           series.
-#   config  KCONFIG_ALLCONFIG=configs/guest-2.6.14.config make allnoconfig,
-#           out of tree in $BUILD/kernel/historical; fails, naming them, if
-#           any option of the fragment did not survive.
-#   build   bzImage: $BUILD/kernel/historical/arch/i386/boot/bzImage
+#   kernels print the kernels this tree gives: historical-before (compat, no
+#           split), and with a series historical (NR_CPUS=8: split on) and
+#           historical-off (NR_CPUS=2, under SPLIT_PTLOCK_CPUS=4: the 2005
+#           way of keeping it off)
+#   config  allnoconfig, the kernel's fragments written into .config (2.6.14's
+#           conf has no KCONFIG_ALLCONFIG), then oldconfig, out of tree in
+#           $BUILD/kernel/KERNEL; fails, naming them, if any option of the
+#           fragments did not survive
+#   build   bzImage: $BUILD/kernel/KERNEL/arch/i386/boot/bzImage
 #   cc      print the CC= line config and build give make
-#   hint    print the command that builds it (for the messages elsewhere)
+#   hint    print what builds KERNEL, or why it cannot be built
 #
-#   HISTORICAL_SRC    the 2.6.14-rc4-mm1 tree (required for 'tree')
+#   HISTORICAL_SRC    the 2.6.14-rc4-mm1 or 2.6.14 tree (required for 'tree')
 #   HISTORICAL_CC     the compiler (default gcc)
 #   HISTORICAL_CFLAGS what the compiler is given on top of the kernel's own
 #                     flags (default: the compat flags below; empty them for
@@ -33,9 +45,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 COPY=$BUILD/historical/linux
-O=$BUILD/kernel/historical
-FRAG=$here/configs/guest-2.6.14.config
-WANT=2.6.14-rc4-mm1
+BEFORE=$BUILD/historical/before
+MM=2.6.14-rc4-mm1
 JOBS=${JOBS:-$(nproc)}
 HISTORICAL_CC=${HISTORICAL_CC:-gcc}
 HISTORICAL_MAKE=${HISTORICAL_MAKE:-make}
@@ -68,7 +79,8 @@ check_src() {
 	ver=$(tree_version "$src")
 	[ -n "$ver" ] ||
 		die "HISTORICAL_SRC=$src: its Makefile names no VERSION/PATCHLEVEL: not a kernel tree"
-	[ "$ver" = "$WANT" ] || die "HISTORICAL_SRC=$src is linux $ver, expected $WANT"
+	kind=$(kind_of "$ver") ||
+		die "HISTORICAL_SRC=$src is linux $ver, expected $MM (the posted series) or 2.6.14 (the port)"
 	for p in arch/i386 mm/memory.c; do
 		[ -e "$src/$p" ] || die "HISTORICAL_SRC=$src (linux $ver) has no $p"
 	done
@@ -83,10 +95,23 @@ check_src() {
 	esac
 }
 
+# mm: the posted series' tree; vanilla: 2.6.14 itself, whatever its vendor
+kind_of() {
+	case $1 in
+	"$MM") echo mm ;;
+	2.6.14 | 2.6.14-rc* | 2.6.14-mm* | 2.6.14-git*) [ "$1" = 2.6.14 ] && echo vanilla ;;
+	2.6.14-*) echo vanilla ;;
+	*) return 1 ;;
+	esac
+}
+
 # What the copy is made from: this source as it is now (path, version and
-# every file's name, size and time), compat.sh and the series.
+# every file's name, size and time), compat.sh and the series of its kind.
 series() {
-	ls "$here"/patches/000[1-9]-*.patch
+	case $kind in
+	mm) ls "$here"/patches/000[1-9]-*.patch ;;
+	vanilla) ls "$here"/port/*.patch 2>/dev/null || true ;;
+	esac
 }
 
 identity() {
@@ -133,21 +158,62 @@ prepare() {
 	$(sed 's/^compat: /- /' "$COPY/.git/compat.out")
 	MSG
 	git_c tag compat
+	git_c worktree prune
+	rm -rf "$BEFORE"
+	git_c worktree add -q --detach "$BEFORE" compat
 	# shellcheck disable=SC2046  # patch paths have no blanks
 	nr=$(am_series "$COPY" "linux $ver + compat" historical $(series)) || exit 1
+	git_c config historical.kind "$kind"
 	git_c config historical.id "$id"
 	git_c config historical.head "$(git_c rev-parse HEAD)"
-	note "$COPY: linux $ver + compat + $nr patches of the 2005 series"
+	case $kind in
+	mm) note "$COPY: linux $ver + compat + $nr patches of the 2005 series" ;;
+	*) if [ "$nr" = 0 ]; then
+		note "$COPY: linux $ver (vanilla 2.6.14) + compat; historical/port/ holds no series yet: only historical-before builds"
+	   else
+		note "$COPY: linux $ver (vanilla 2.6.14) + compat + $nr patches of the port"
+	   fi ;;
+	esac
 }
 
 hint() {
-	echo "make historical HISTORICAL_SRC=/path/to/linux-$WANT"
+	if [ "${1:-historical-before}" != historical-before ] && [ -d "$COPY/.git" ] &&
+	   [ "$(git_c config historical.kind || true)" = vanilla ] &&
+	   [ "$(git_c rev-parse -q --verify HEAD)" = "$(git_c rev-parse -q --verify 'compat^{commit}')" ]; then
+		echo "no series for vanilla 2.6.14 yet (historical/port/): only historical-before builds"
+		return
+	fi
+	echo "make historical HISTORICAL_SRC=/path/to/linux-2.6.14 (or linux-$MM)"
+}
+
+# the kernels of the prepared tree: before, and after when a series applied
+kernels() {
+	echo historical-before
+	[ "$(git_c rev-parse HEAD)" = "$(git_c rev-parse 'compat^{commit}')" ] ||
+		echo historical historical-off
+}
+
+# KERNEL's source tree and fragments
+kernel_src() {
+	case $1 in
+	historical-before) echo "$BEFORE" ;;
+	historical | historical-off) echo "$COPY" ;;
+	*) die "no kernel '$1' (historical-before, historical or historical-off)" ;;
+	esac
+}
+
+kernel_frags() {
+	echo "$here/configs/guest-2.6.14.config"
+	case $1 in
+	historical) echo "$here/configs/split-2.6.14.config" ;;
+	historical-off) echo "$here/configs/split-2.6.14.config $here/configs/nr-cpus-2.config" ;;
+	esac
 }
 
 CC_LINE="$HISTORICAL_CC${HISTORICAL_CFLAGS:+ $HISTORICAL_CFLAGS}"
 
 hmake() {
-	"$HISTORICAL_MAKE" -C "$COPY" O="$O" ARCH=i386 CC="$CC_LINE" "$@"
+	"$HISTORICAL_MAKE" -C "$SRC" O="$O" ARCH=i386 CC="$CC_LINE" "$@"
 }
 
 prepared() {
@@ -155,48 +221,68 @@ prepared() {
 		die "no prepared tree at $COPY (historical/build.sh tree, with HISTORICAL_SRC)"
 }
 
-# Every option of the fragment must read the same in .config.
+# Every option of the fragments must read the same in .config.
 check_config() {
-	config_check "$O/.config" "$FRAG" ||
-		die "options above ($FRAG) did not survive allnoconfig (missing dependency, or a symbol 2.6.14 does not have?)"
+	# shellcheck disable=SC2086
+	config_check "$O/.config" $FRAGS ||
+		die "options above did not survive allnoconfig + oldconfig (missing dependency, or a symbol this 2.6.14 does not have?)"
 }
 
-[ $# -eq 1 ] || die "usage: $0 tree|config|build|cc|hint"
-case $1 in
+# the kernel a step is for: one of the prepared tree's
+for_kernel() {
+	[ -n "${1:-}" ] || die "usage: $0 $step KERNEL ($(kernels | tr '\n' ' '| sed 's/ $//'))"
+	prepared
+	SRC=$(kernel_src "$1")
+	kernels | tr ' ' '\n' | grep -qx "$1" || die "$1: $(hint "$1")"
+	O=$BUILD/kernel/$1
+	FRAGS=$(kernel_frags "$1")
+}
+
+[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 tree|kernels|config KERNEL|build KERNEL|cc|hint [KERNEL]"
+step=$1
+case $step in
 tree)
 	check_src
 	prepare
 	;;
-config)
+kernels)
 	prepared
+	kernels | tr '\n' ' ' | sed 's/ $/\n/'
+	;;
+config)
+	for_kernel "${2:-}"
 	for p in scripts/kconfig/Makefile arch/i386/Kconfig; do
-		[ -f "$COPY/$p" ] ||
-			die "$COPY has no $p: HISTORICAL_SRC is not a complete kernel tree"
+		[ -f "$SRC/$p" ] ||
+			die "$SRC has no $p: HISTORICAL_SRC is not a complete kernel tree"
 	done
 	for p in .config include/asm; do
-		[ ! -e "$COPY/$p" ] ||
-			die "$COPY has $p: the tree given was configured in; give a clean one (make mrproper there, or unpack it again)"
+		[ ! -e "$SRC/$p" ] ||
+			die "$SRC has $p: the tree given was configured in; give a clean one (make mrproper there, or unpack it again)"
 	done
-	stamp=$({ cat "$FRAG"; git_c rev-parse HEAD; echo "$HISTORICAL_CC $HISTORICAL_CFLAGS"; } |
+	# shellcheck disable=SC2086
+	stamp=$({ cat $FRAGS; git -C "$SRC" rev-parse HEAD; echo "$HISTORICAL_CC $HISTORICAL_CFLAGS"; } |
 		sha256sum | cut -c1-16)
 	if [ -f "$O/.config" ] && [ "$(cat "$O/.ptlock-config" 2>/dev/null)" = "$stamp" ]; then
-		echo "config of historical up to date"
+		echo "config of $2 up to date"
 		exit 0
 	fi
 	mkdir -p "$O"
 	rm -f "$O/.config" "$O/.ptlock-config"
-	KCONFIG_ALLCONFIG=$FRAG hmake allnoconfig ||
-		die "make allnoconfig failed in $COPY (see above)"
+	hmake allnoconfig || die "make allnoconfig failed in $SRC (see above)"
 	[ -f "$O/.config" ] || die "make allnoconfig wrote no $O/.config"
+	# shellcheck disable=SC2086
+	grep -hE '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set$)' $FRAGS >>"$O/.config"
+	yes '' | hmake oldconfig >"$O/oldconfig.log" 2>&1 ||
+		{ tail -n 20 "$O/oldconfig.log" >&2; die "make oldconfig failed in $SRC (above)"; }
 	check_config
 	echo "$stamp" >"$O/.ptlock-config"
 	;;
 build)
-	prepared
-	[ -f "$O/.ptlock-config" ] || die "historical is not configured (historical/build.sh config)"
+	for_kernel "${2:-}"
+	[ -f "$O/.ptlock-config" ] || die "$2 is not configured (historical/build.sh config $2)"
 	hmake -j"$JOBS" bzImage ||
 		die "the 2.6.14 build failed; README.md (the compat table) says what was and was not tried"
-	img=$(kernel_image historical)
+	img=$(kernel_image "$2")
 	[ -f "$img" ] || die "no $img after the build"
 	echo "$img"
 	;;
@@ -204,9 +290,9 @@ cc)
 	echo "$CC_LINE"
 	;;
 hint)
-	hint
+	hint "${2:-}"
 	;;
 *)
-	die "unknown step '$1' (tree, config, build, cc or hint)"
+	die "unknown step '$1' (tree, kernels, config, build, cc or hint)"
 	;;
 esac

@@ -15,6 +15,12 @@
 #      gets compiler-gcc4.h, as gcc 4 does.
 #   3. arch/i386/kernel/Makefile links the vsyscall DSOs with
 #      "$(CC) -m elf_i386", an ld option gcc does not take: -m32 there.
+#   4. include/asm-i386/bitops.h gives its read-modify-write bit operations
+#      the bitmap word as an output-only operand ("=m"): gcc 12 then deletes
+#      the store before it (set_page_zone()'s, and mem_init() hits
+#      "kernel BUG at mm/page_alloc.c:289"): "+m", read and written.
+#   5. include/asm-i386/posix_types.h: __FD_SET and __FD_CLR, the same
+#      pattern (btsl/btrl on an "=m" operand): "+m".
 #
 # Every fix must find the text it changes (all are looked for before any is
 # made), and is checked afterwards; otherwise it stops, naming the file and
@@ -41,6 +47,12 @@ km=$t/arch/i386/kernel/Makefile
 	die "include/linux/compiler.h: no '$err' line (fix 2, gcc > 4)"
 [ -f "$km" ] && grep -q '$(CC) -m elf_i386 ' "$km" ||
 	die "arch/i386/kernel/Makefile: no '\$(CC) -m elf_i386' (fix 3)"
+bo=$t/include/asm-i386/bitops.h
+pt=$t/include/asm-i386/posix_types.h
+[ -f "$bo" ] && [ "$(grep -c '"=m" (ADDR)' "$bo")" = 12 ] ||
+	die "include/asm-i386/bitops.h: not the twelve '\"=m\" (ADDR)' operands (fix 4)"
+[ -f "$pt" ] && [ "$(grep -A1 -E 'bt[sr]l %1,%0": \\$' "$pt" | grep -c '"=m"')" = 2 ] ||
+	die "include/asm-i386/posix_types.h: no '\"=m\"' operand after btsl and btrl (fix 5)"
 
 # 1. split the mixed rules; each recipe line (tab-led) is given to both
 mixed_dir=$(grep -c '^/ %/:' "$mk" || true)
@@ -80,3 +92,15 @@ echo "compat: include/linux/compiler.h: gcc > 4 includes compiler-gcc4.h"
 sed -i 's/\$(CC) -m elf_i386 /$(CC) -m32 /' "$km"
 grep -q '$(CC) -m elf_i386 ' "$km" && die "arch/i386/kernel/Makefile: not changed (fix 3)"
 echo "compat: arch/i386/kernel/Makefile: \$(CC) -m elf_i386 -> \$(CC) -m32"
+
+# 4. read-modify-write bitmap operands
+sed -i 's/"=m" (ADDR)/"+m" (ADDR)/' "$bo"
+[ "$(grep -c '"+m" (ADDR)' "$bo")" = 12 ] && ! grep -q '"=m" (ADDR)' "$bo" ||
+	die "include/asm-i386/bitops.h: not changed (fix 4)"
+echo "compat: include/asm-i386/bitops.h: the 12 bit operations' \"=m\" (ADDR) -> \"+m\""
+
+# 5. the same in __FD_SET and __FD_CLR
+sed -i '/bt[sr]l %1,%0": \\$/{n;s/"=m"/"+m"/}' "$pt"
+[ "$(grep -A1 -E 'bt[sr]l %1,%0": \\$' "$pt" | grep -c '"+m"')" = 2 ] ||
+	die "include/asm-i386/posix_types.h: not changed (fix 5)"
+echo "compat: include/asm-i386/posix_types.h: __FD_SET, __FD_CLR \"=m\" -> \"+m\""

@@ -6,7 +6,7 @@
 #
 #   BUILD                    the build directory: the caller's, else build/
 #   kernel_image NAME        the bzImage of a kernel: ${KDIR:-$BUILD/kernel}/
-#                            NAME's (historical is i386's older path), or
+#                            NAME's (historical* are i386's older path), or
 #                            NAME itself when it is a path
 #   tree_version DIR         "6.1.192", "2.6.14-rc4-mm1": DIR/Makefile's
 #                            version; empty when it names none
@@ -16,9 +16,11 @@
 #   am_series DIR WHAT NAME PATCH...
 #                            git am each PATCH onto DIR's HEAD; the first
 #                            that does not apply is aborted and named, with
-#                            every hunk git rejects (WHAT: what HEAD is, NAME:
-#                            the caller's name for its messages).  Prints how
-#                            many applied.
+#                            every hunk of it that does not apply (WHAT: what
+#                            HEAD is, NAME: the caller's name for its
+#                            messages).  Prints how many applied.
+#   failing_hunks DIR PATCH  list each hunk of PATCH that does not apply to
+#                            DIR's work tree, on its own, with its file
 #   config_check CONFIG FRAGMENT...
 #                            every option the fragments set reads the same in
 #                            CONFIG (a .config after merge_config.sh or
@@ -35,7 +37,7 @@ BUILD=${BUILD:-$(cd "${here:?}/.." && pwd)/build}
 kernel_image() {
 	case $1 in
 	*/*) echo "$1" ;;
-	historical) echo "${KDIR:-${BUILD:?}/kernel}/historical/arch/i386/boot/bzImage" ;;
+	historical | historical-*) echo "${KDIR:-${BUILD:?}/kernel}/$1/arch/i386/boot/bzImage" ;;
 	*) echo "${KDIR:-${BUILD:?}/kernel}/$1/arch/x86/boot/bzImage" ;;
 	esac
 }
@@ -70,11 +72,36 @@ am_series() {
 			esac
 			echo "$a_name: error: $a_rel does not apply to $a_what:" >&2
 			git -C "$a_dir" apply --check -v "$a_p" 2>&1 | grep -v '^Checking patch' >&2 || true
+			failing_hunks "$a_dir" "$a_p" >&2
 			die "series aborted; $a_dir is left at $a_what plus the $a_nr patches before it"
 		fi
 		a_nr=$((a_nr + 1))
 	done
 	echo "$a_nr"
+}
+
+failing_hunks() {
+	f_tmp=$(mktemp -d)
+	# one patch per hunk, each with its file's header
+	awk -v dir="$f_tmp" '
+		/^diff --git / { hdr = $0 "\n"; inhdr = 1; out = ""; next }
+		inhdr && /^@@ / { inhdr = 0 }
+		inhdr { hdr = hdr $0 "\n"; if ($1 == "+++") { file = $2; sub(/^b\//, "", file) } next }
+		/^@@ / { n++; out = sprintf("%s/%04d", dir, n); printf "%s", hdr >out
+			 print file "  " $0 >(out ".what") }
+		/^-- $/ { out = "" }
+		out != "" { print >out }' "$2"
+	f_bad=0
+	for f_h in "$f_tmp"/[0-9]*; do
+		case $f_h in *.what) continue ;; esac
+		[ -f "$f_h" ] || continue
+		if ! git -C "$1" apply --check "$f_h" >/dev/null 2>&1; then
+			[ $f_bad = 1 ] || echo "every hunk that does not apply:"
+			echo "  $(cat "$f_h.what")"
+			f_bad=1
+		fi
+	done
+	rm -rf "$f_tmp"
 }
 
 config_check() {

@@ -15,7 +15,7 @@
 # empty or "BASE-") and, unless already set: TARBALL, PKG, TREE, STOCK,
 # STAMP, PATCHES, REPORT (where make bench writes its tables).
 # base_of_kernel NAME prints the base a kernel or cell name belongs to
-# ("historical", the 2005 kernel, is 2.6.14).  These are the only places
+# ("historical*", the 2005 kernels, are 2.6.14).  These are the only places
 # that know the naming rule; the Makefile and Python ask them.
 
 BASES="6.1 6.12"
@@ -54,9 +54,9 @@ base_prefix() {
 	[ "$1" = 6.1 ] || echo "$1-"
 }
 
-# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1; "historical" -> 2.6.14
+# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1; "historical-off" -> 2.6.14
 base_of_kernel() {
-	[ "$1" != historical ] || { echo 2.6.14; return; }
+	case $1 in historical | historical-*) echo 2.6.14; return ;; esac
 	for b in $BASES; do
 		case $1 in "$b"-*) echo "$b"; return ;; esac
 	done

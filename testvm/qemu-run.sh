@@ -4,17 +4,17 @@
 # qemu-run.sh CELL [OUTDIR]
 #
 # Boot one cell of the matrix: testvm/cells/CELL names the kernel (a build
-# under $BUILD/kernel, "historical" for the 2.6.14 one 'make historical'
-# builds, or a bzImage path), vCPUs (SMP; MAXCPUS lists more, hot-pluggable,
-# slots to the firmware), memory, CPU model, swap disk size and extra kernel
-# arguments.  QEMU runs under TCG (32-bit guests
-# triple-fault under KVM here) with a fresh raw swap disk, under a hard time
-# bound; the serial console goes to OUTDIR/console.log
+# under $BUILD/kernel; historical, historical-before, historical-off are the
+# 2.6.14 ones 'make historical' builds; or a bzImage path), vCPUs (SMP;
+# MAXCPUS lists more, hot-pluggable, slots to the firmware), memory, CPU
+# model, swap disk size and extra kernel arguments.  QEMU runs under TCG
+# (32-bit guests triple-fault under KVM here) with a fresh raw swap disk,
+# under a hard time bound; the serial console goes to OUTDIR/console.log
 # (default $BUILD/runs/CELL).
 #
 # Exit status: 0 when the runner reported it finished (ktap.py --finished;
-# the verdicts are parse's business), 1 on a hang, a panic or any other early end - with the
-# last console lines shown.
+# the verdicts are parse's business), 1 on a hang, a panic or any other
+# early end - with the last console lines shown.
 #
 # The run describes itself: OUTDIR/cell (the cell file as booted), kernel
 # (the bzImage), cmdline, console.log, qemu.rc.  A historical cell whose
@@ -65,7 +65,7 @@ CPU=$CELL_CPU
 
 kernel=$(kernel_image "$KERNEL")
 how="make kernels"
-[ "$KERNEL" != historical ] || how=$("$here/../historical/build.sh" hint)
+case $KERNEL in historical*) how=$("$here/../historical/build.sh" hint "$KERNEL") ;; esac
 mkdir -p "$out"
 # the cell as booted: its file, with what the environment overrode
 {
@@ -75,7 +75,7 @@ mkdir -p "$out"
 	grep '^MATRIX=' "$cellfile" || true
 } >"$out/cell"
 echo "$kernel" >"$out/kernel"
-if [ "$KERNEL" = historical ] && [ ! -f "$kernel" ]; then
+if [ "$how" != "make kernels" ] && [ ! -f "$kernel" ]; then
 	rm -f "$out/console.log" "$out/cmdline"
 	echo "no 2.6.14 kernel: $how" >"$out/skip"
 	echo "note: $cell: SKIP ($(cat "$out/skip"))"

@@ -225,11 +225,14 @@ MODES = ("stock", "on", "off", "auto", "default", "bad")
 
 
 def cell_mode(r):
-    """stock, the split_ptlocks= mode the cell asked for, default without
-    one, bad for a value the kernel must refuse; PAE kernels' with " PAE"."""
+    """stock (also 2.6.14 before the series), the split_ptlocks= mode the
+    cell asked for (2.6.14's: ptltest.split=), default without one, bad for
+    a value the kernel must refuse; PAE kernels' with " PAE"."""
     k = r["conf"].get("KERNEL", "")
-    m = re.search(r"split_ptlocks=(\S+)", r["conf"].get("APPEND", ""))
-    if "stock-" in k or k == "historical":
+    # 2.6.14's mode is built in (NR_CPUS): the cell says which it expects
+    key = "ptltest.split" if k.startswith("historical") else "split_ptlocks"
+    m = re.search(r"(?:^|\s)%s=(\S+)" % re.escape(key), r["conf"].get("APPEND", ""))
+    if "stock-" in k or k == "historical-before":
         mode = "stock"
     else:
         mode = m.group(1) if m else "default"

@@ -42,6 +42,7 @@
  *               hpage_check(), thp_move()
  *   thread.h    struct thread, threads_create(), threads_run() (all start
  *               at once, all joined) or threads_start() and threads_join(),
+ *               threads_run_with() (n threads and one more, timed),
  *               thread_start(), thread_join(),
  *               gate_wait(), touch_slice(), touch_in_child(); fork_child(),
  *               map_shared(), futex_add(), futex_wait_for(), reap()

@@ -1,14 +1,20 @@
 #!/bin/sh
 # historical/build.sh tree on bad HISTORICAL_SRC (unset, missing, a file, no
-# Makefile, no version, 2.6.15, 6.1.0, 2.6.14 without -rc4-mm1, no
+# Makefile, no version, 2.6.15, 6.1.0, 2.6.14-rc4, -rc4-mm2, -mm1, -git3, no
 # mm/memory.c, holding the build dir): named, nothing copied, the tree
-# unchanged. On a fake 2.6.14-rc4-mm1 (the series' pre-images + the lines
-# compat.sh edits): base, compat and Hugh Dickins' nine commits in order in
-# the copy, the source byte-for-byte unchanged (also as a git tree), reuse on
-# a second run, make 4.3 refusing the mixed rule and taking the split one, the
-# compat flags giving i386 non-PIE gnu89-inline code on this gcc, config
-# stopping with "not a complete kernel tree"; compat.sh not finding its text;
-# a damaged pre-image aborting git am at 0004, named
+# unchanged.  On a fake 2.6.14-rc4-mm1 (the series' pre-images + the lines
+# compat.sh edits): base, compat (its five fixes, bitops' "+m" among them)
+# and Hugh Dickins' nine commits in order in the copy, the before worktree at
+# compat, three kernels; the source byte-for-byte unchanged (also as a git
+# tree), reuse on a second run, make 4.3 refusing the mixed rule and taking
+# the split one, the compat flags giving i386 non-PIE gnu89-inline code on
+# this gcc, config stopping with "not a complete kernel tree"; compat.sh not
+# finding its text; a damaged pre-image aborting git am at 0004, named with
+# its failing hunk.  A vanilla 2.6.14 (-hsc0) is taken, compat only, with
+# historical-before its only kernel until historical/port/ has a series.
+# The config step on a make that plays 2.6.14's kconfig: the fragments
+# written into .config survive oldconfig (fed yes ''), a second run does
+# nothing, build names the image, and a symbol the kconfig lacks is named.
 . "$(dirname "$0")/lib.sh"
 
 hist() {	# STEP [HISTORICAL_SRC]
@@ -40,6 +46,27 @@ fake_tree() {
 	printf '%s\n' 'quiet_cmd_syscall = SYSCALL $@' \
 		'      cmd_syscall = $(CC) -m elf_i386 -nostdlib $(SYSCFLAGS_$(@F)) \' \
 		'	          -Wl,-T,$(filter-out FORCE,$^) -o $@' >"$1/arch/i386/kernel/Makefile"
+	mkdir -p "$1/include/asm-i386"
+	for op in set clear change; do
+		printf '%s\n' "static inline void ${op}_bit(int nr, volatile unsigned long * addr)" '{' \
+			'	__asm__ __volatile__( LOCK_PREFIX "btsl %1,%0"' '		:"=m" (ADDR)' \
+			'		:"Ir" (nr));' '}' '' "static inline void __${op}_bit(int nr, volatile unsigned long * addr)" \
+			'{' '	__asm__ __volatile__( "btsl %1,%0"' '		:"=m" (ADDR)' '		:"Ir" (nr));' '}'
+	done >"$1/include/asm-i386/bitops.h"
+	for op in test_and_set test_and_clear test_and_change; do
+		printf '%s\n' "static inline int ${op}_bit(int nr, volatile unsigned long * addr)" '{' \
+			'	__asm__ __volatile__( LOCK_PREFIX "btsl %2,%1\n\tsbbl %0,%0"' \
+			'		:"=r" (oldbit),"=m" (ADDR)' '		:"Ir" (nr) : "memory");' '}' \
+			"static inline int __${op}_bit(int nr, volatile unsigned long * addr)" '{' \
+			'	__asm__( "btsl %2,%1\n\tsbbl %0,%0"' \
+			'		:"=r" (oldbit),"=m" (ADDR)' '		:"Ir" (nr));' '}'
+	done >>"$1/include/asm-i386/bitops.h"
+	printf '%s\n' '#define __FD_SET(fd,fdsetp) \' '		__asm__ __volatile__("btsl %1,%0": \' \
+		'			"=m" (*(__kernel_fd_set *) (fdsetp)):"r" ((int) (fd)))' \
+		'#define __FD_CLR(fd,fdsetp) \' '		__asm__ __volatile__("btrl %1,%0": \' \
+		'			"=m" (*(__kernel_fd_set *) (fdsetp)):"r" ((int) (fd)))' \
+		'#define __FD_ZERO(fdsetp) \' '			:"=m" (*(__kernel_fd_set *) (fdsetp)), \' \
+		>"$1/include/asm-i386/posix_types.h"
 }
 
 # (a) no tree
@@ -63,14 +90,17 @@ fake_tree "$T/src"
 before=$(sums "$T/src")
 sed -i 's/^SUBLEVEL = 14$/SUBLEVEL = 15/; s/^EXTRAVERSION =.*/EXTRAVERSION =/' "$T/src/Makefile"
 expect_fail "$T/out" hist tree "$T/src"
-expect_in "$T/out" "HISTORICAL_SRC=$T/src is linux 2.6.15, expected 2.6.14-rc4-mm1"
+expect_in "$T/out" "HISTORICAL_SRC=$T/src is linux 2.6.15, expected 2.6.14-rc4-mm1 (the posted series) or 2.6.14 (the port)"
 sed -i 's/^VERSION = 2$/VERSION = 6/; s/^PATCHLEVEL = 6$/PATCHLEVEL = 1/; s/^SUBLEVEL = 15$/SUBLEVEL = 0/' "$T/src/Makefile"
 expect_fail "$T/out" hist tree "$T/src"
 expect_in "$T/out" "is linux 6.1.0, expected 2.6.14-rc4-mm1"
 sed -i 's/^VERSION = 6$/VERSION = 2/; s/^PATCHLEVEL = 1$/PATCHLEVEL = 6/; s/^SUBLEVEL = 0$/SUBLEVEL = 14/' "$T/src/Makefile"
-expect_fail "$T/out" hist tree "$T/src"
-expect_in "$T/out" "is linux 2.6.14, expected 2.6.14-rc4-mm1"
-sed -i 's/^EXTRAVERSION =$/EXTRAVERSION =-rc4-mm1/' "$T/src/Makefile"
+for e in -rc4 -rc4-mm2 -mm1 -git3; do
+	sed -i "s/^EXTRAVERSION =.*/EXTRAVERSION =$e/" "$T/src/Makefile"
+	expect_fail "$T/out" hist tree "$T/src"
+	expect_in "$T/out" "is linux 2.6.14$e, expected 2.6.14-rc4-mm1"
+done
+sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION =-rc4-mm1/' "$T/src/Makefile"
 [ "$(sums "$T/src")" = "$before" ] || fail "could not restore the fake tree"
 mv "$T/src/mm/memory.c" "$T/memory.c"
 expect_fail "$T/out" hist tree "$T/src"
@@ -103,10 +133,20 @@ grep -h '^Subject:' "$ROOT"/historical/patches/000[1-9]-*.patch |
 sed -n '3,$s/^Hugh Dickins|//p' "$T/log" | diff - "$T/subjects" >/dev/null ||
 	{ diff - "$T/subjects" <"$T/log"; fail "the commits are not the series in order"; }
 [ "$(git -C "$c" diff --name-only base compat | tr '\n' ' ')" = \
-  "Makefile arch/i386/kernel/Makefile include/linux/compiler.h " ] ||
-	fail "the compat commit touches other files than its three"
-git -C "$c" diff --name-only compat HEAD | grep -qxE 'Makefile|include/linux/compiler.h|arch/i386/kernel/Makefile' &&
+  "Makefile arch/i386/kernel/Makefile include/asm-i386/bitops.h include/asm-i386/posix_types.h include/linux/compiler.h " ] ||
+	fail "the compat commit touches other files than its five"
+git -C "$c" diff --name-only compat HEAD | grep -qxE 'Makefile|include/linux/compiler.h|arch/i386/kernel/Makefile|include/asm-i386/(bitops|posix_types).h' &&
 	fail "the series touches a file of the compat step"
+git -C "$c" show compat:include/asm-i386/bitops.h | grep -q '"=m" (ADDR)' && fail "bitops.h: an \"=m\" (ADDR) left"
+[ "$(git -C "$c" show compat:include/asm-i386/bitops.h | grep -c '"+m" (ADDR)')" = 12 ] || fail "bitops.h: not 12 \"+m\""
+[ "$(git -C "$c" show compat:include/asm-i386/posix_types.h | grep -c '"+m"')" = 2 ] || fail "posix_types.h: not 2 \"+m\""
+git -C "$c" show compat:include/asm-i386/posix_types.h | grep -q ':"=m" (\*(__kernel_fd_set' ||
+	fail "posix_types.h: __FD_ZERO's output-only operand was changed"
+# the kernels of an mm tree with its series, and the before worktree at compat
+[ "$(BUILD=$T/build "$ROOT/historical/build.sh" kernels)" = "historical-before historical historical-off" ] ||
+	fail "kernels of the mm tree: $(BUILD=$T/build "$ROOT/historical/build.sh" kernels)"
+[ "$(git -C "$T/build/historical/before" rev-parse HEAD)" = "$(git -C "$c" rev-parse compat)" ] ||
+	fail "the before worktree is not at compat"
 git -C "$c" show compat:Makefile >"$T/mk"
 for r in 'config: scripts_basic outputmakefile FORCE' '%config: scripts_basic outputmakefile FORCE' \
 	 '/: prepare scripts FORCE' '%/: prepare scripts FORCE'; do
@@ -136,10 +176,14 @@ hist tree "$T/src" >"$T/out" 2>&1 || { cat "$T/out"; fail "second tree stage"; }
 expect_in "$T/out" "compat step and series up to date"
 [ "$(git -C "$c" rev-parse HEAD)" = "$head" ] || fail "an up-to-date copy was redone"
 expect_fail "$T/out" hist config
+expect_in "$T/out" "usage: "
+expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" config historical-after
+expect_in "$T/out" "no kernel 'historical-after'"
+expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" config historical
 expect_in "$T/out" "has no scripts/kconfig/Makefile: HISTORICAL_SRC is not a complete kernel tree"
 [ ! -e "$T/build/kernel/historical/.config" ] || fail "a .config was written"
-expect_fail "$T/out" hist build
-expect_in "$T/out" "historical is not configured"
+expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" build historical-before
+expect_in "$T/out" "historical-before is not configured"
 
 # a git tree: its .git is not copied, not touched
 git -C "$T/src" init -q && git -C "$T/src" add -A &&
@@ -167,11 +211,78 @@ before=$(sums "$T/src")
 expect_fail "$T/out" hist tree "$T/src"
 expect_in "$T/out" "historical: error: historical/patches/0004-mm-cris-v32-mmu-context-lock.patch does not apply"
 expect_in "$T/out" "patch failed: arch/cris/arch-v32/mm/tlb.c"
+expect_in "$T/out" "every hunk that does not apply:"
+grep -q '^  arch/cris/arch-v32/mm/tlb.c  @@ ' "$T/out" || { cat "$T/out"; fail "the failing hunk is not listed"; }
 expect_in "$T/out" "plus the 3 patches before it"
 [ ! -d "$c/.git/rebase-apply" ] || fail "git am was not aborted"
 [ "$(git -C "$c" log --format=%an compat.. | grep -c 'Hugh Dickins')" = 3 ] ||
 	fail "the copy does not hold the three patches before the failing one"
 [ "$(sums "$T/src")" = "$before" ] || fail "HISTORICAL_SRC was modified by a failed run"
-expect_fail "$T/out" hist config
+expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" config historical
 expect_in "$T/out" "no prepared tree"
+
+# (e) vanilla 2.6.14 (a vendor's EXTRAVERSION): taken, compat only while
+# historical/port/ holds no series, and only historical-before to build
+rm -rf "$T/src" "$T/build"
+fake_tree "$T/src"
+sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION = -hsc0/' "$T/src/Makefile"
+hist tree "$T/src" >"$T/out" 2>&1 || { cat "$T/out"; fail "tree stage on a vanilla 2.6.14"; }
+if ls "$ROOT"/historical/port/*.patch >/dev/null 2>&1; then
+	expect_in "$T/out" "(vanilla 2.6.14) + compat + "
+else
+	expect_in "$T/out" "linux 2.6.14-hsc0 (vanilla 2.6.14) + compat; historical/port/ holds no series yet"
+	[ "$(BUILD=$T/build "$ROOT/historical/build.sh" kernels)" = historical-before ] ||
+		fail "a vanilla tree without the port gives more than historical-before"
+	expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" config historical
+	expect_in "$T/out" "historical: no series for vanilla 2.6.14 yet (historical/port/)"
+	[ "$(BUILD=$T/build "$ROOT/historical/build.sh" hint historical-off)" = \
+	  "no series for vanilla 2.6.14 yet (historical/port/): only historical-before builds" ] ||
+		fail "the hint of historical-off"
+fi
+
+# (f) the config step, with a make that plays 2.6.14's kconfig: allnoconfig
+# writes every symbol it knows off, oldconfig keeps each known symbol's last
+# line (with yes '' on its input) and drops the unknown; bzImage makes a file
+mkdir -p "$T/src/scripts/kconfig" "$T/src/arch/i386"
+: >"$T/src/scripts/kconfig/Makefile"
+: >"$T/src/arch/i386/Kconfig"
+rm -rf "$T/build"
+hist tree "$T/src" >"$T/out" 2>&1 || { cat "$T/out"; fail "tree stage for the config test"; }
+known=$(grep -hoE '^(# )?CONFIG_[A-Za-z0-9_]+' "$ROOT"/historical/configs/*.config | sed 's/^# //' | sort -u)
+cat >"$T/make" <<MAKE
+#!/bin/sh
+for a; do case \$a in O=*) o=\${a#O=} ;; allnoconfig|oldconfig|bzImage) t=\$a ;; esac; done
+case \$t in
+allnoconfig) for k in \$(cat "$T/known"); do echo "# \$k is not set"; done >"\$o/.config" ;;
+oldconfig)
+	IFS= read -r l && [ -z "\$l" ] || { echo "oldconfig without yes '' on its input" >&2; exit 1; }
+	awk 'NR == FNR { k[\$1] = 1; next }
+	     /^CONFIG_/ { s = \$0; sub(/=.*/, "", s); if (s in k) v[s] = \$0; next }
+	     /^# CONFIG_/ { if (\$2 in k) v[\$2] = \$0 }
+	     END { for (s in v) print v[s] }' "$T/known" "\$o/.config" >"\$o/.config.new"
+	mv "\$o/.config.new" "\$o/.config" ;;
+bzImage) mkdir -p "\$o/arch/i386/boot" && echo image >"\$o/arch/i386/boot/bzImage" ;;
+esac
+MAKE
+chmod +x "$T/make"
+echo "$known" >"$T/known"
+cfg() {
+	env BUILD="$T/build" HISTORICAL_MAKE="$T/make" "$ROOT/historical/build.sh" "$@"
+}
+cfg config historical-before >"$T/out" 2>&1 || { cat "$T/out"; fail "config on the fake kconfig"; }
+o=$T/build/kernel/historical-before/.config
+for l in CONFIG_SMP=y CONFIG_NR_CPUS=8 CONFIG_SYSCTL=y CONFIG_SWAP=y '# CONFIG_MODULES is not set'; do
+	grep -qxF "$l" "$o" || { cat "$o"; fail "'$l' not in the .config"; }
+done
+grep -q '^CONFIG_SPLIT_PTLOCK_CPUS=' "$o" && fail "the before kernel was given the series' option"
+cfg config historical-before >"$T/out" 2>&1 && expect_in "$T/out" "config of historical-before up to date"
+[ "$(cfg build historical-before)" = "$T/build/kernel/historical-before/arch/i386/boot/bzImage" ] ||
+	fail "build does not name the image"
+# a symbol this kconfig does not know: named, the config not taken
+grep -vx CONFIG_SYSCTL "$T/known" >"$T/known.new" && mv "$T/known.new" "$T/known"
+rm -rf "$T/build/kernel"
+expect_fail "$T/out" cfg config historical-before
+expect_in "$T/out" "asked for 'CONFIG_SYSCTL=y', got 'CONFIG_SYSCTL absent' (fragments: guest-2.6.14.config )"
+expect_in "$T/out" "did not survive allnoconfig + oldconfig"
+[ ! -f "$T/build/kernel/historical-before/.ptlock-config" ] || fail "a failed config was stamped"
 exit 0

@@ -116,6 +116,23 @@ static void threads_run(struct thread *t, int n)
 }
 
 /*
+ * n threads running fn and one more running other (the one that changes the
+ * mappings under them), let go at once; returns the milliseconds until all
+ * of them ended.
+ */
+static long threads_run_with(int n, int (*fn)(struct thread *),
+			     int (*other)(struct thread *))
+{
+	struct thread *t = threads_create(n + 1, fn, NULL);
+	long ms;
+
+	t[n].fn = other;
+	ms = now_ms();
+	threads_run(t, n + 1);
+	return now_ms() - ms;
+}
+
+/*
  * touch_slice - thread body for Lameter's case: thread i first-touches its
  * own slice of one area, pages [i * pages, (i + 1) * pages), with the
  * pattern.  The struct slices is the threads' arg.

@@ -94,7 +94,6 @@ static int flipper(struct thread *t)
 TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
-	struct thread *t;
 	unsigned long p;
 	long ms;
 	int i, bad;
@@ -103,12 +102,7 @@ TEST_MAIN()
 	res = map_anon_aligned(3 * SPAN, SPAN);
 	for (p = 0; p < PAGES; p++)
 		fill_page(rpage(p), SEED, p);
-	t = threads_create(NTHREADS + 1, writer, NULL);
-	t[NTHREADS].fn = flipper;
-
-	ms = now_ms();
-	threads_run(t, NTHREADS + 1);
-	ms = now_ms() - ms;
+	ms = threads_run_with(NTHREADS, writer, flipper);
 
 	corrupt_if_asked(rpage(PAGES / 2));
 	for (p = 0; p < PAGES; p++) {

@@ -94,7 +94,6 @@ static int mover(struct thread *t)
 TEST_MAIN()
 {
 	unsigned long p;
-	struct thread *t;
 	long ms;
 	int i, bad;
 
@@ -102,12 +101,7 @@ TEST_MAIN()
 	res = map_anon_aligned(4 * SPAN, SPAN);
 	for (p = 0; p < PAGES; p++)
 		fill_page((unsigned int *)(HOME_A + p * PAGE_SIZE), SEED, p);
-	t = threads_create(NTHREADS + 1, faulter, NULL);
-	t[NTHREADS].fn = mover;
-
-	ms = now_ms();
-	threads_run(t, NTHREADS + 1);
-	ms = now_ms() - ms;
+	ms = threads_run_with(NTHREADS, faulter, mover);
 
 	for (i = 0; i < NTHREADS; i++) {
 		for (p = 0; p < TPAGES; p++) {

@@ -117,19 +117,13 @@ static int zapper(struct thread *t)
 TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
-	struct thread *t;
 	unsigned long p;
 	long ms;
 	int i, bad;
 
 	need_mem_mib(64);
 	res = map_anon_aligned(5 * SPAN, SPAN);
-	t = threads_create(NTHREADS + 1, faulter, NULL);
-	t[NTHREADS].fn = zapper;
-
-	ms = now_ms();
-	threads_run(t, NTHREADS + 1);
-	ms = now_ms() - ms;
+	ms = threads_run_with(NTHREADS, faulter, zapper);
 
 	corrupt_if_asked(zpage(1, ZPAGES / 2));
 	for (i = 0; i < NTHREADS; i++) {
