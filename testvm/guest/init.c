@@ -46,14 +46,18 @@
 static char klog[1 << 17];
 
 /*
- * Read and clear the kernel log; print and count the lines that mean a bug.
- * With save, keep a copy there for the tests (the boot log: /tmp/boot.log).
+ * Read and clear the kernel log; print and count the lines that mean a bug,
+ * each with the KLOG_CONTEXT lines after it (its trace), KLOG_SHOWN lines
+ * at most.  With save, keep a copy there for the tests (the boot log:
+ * /tmp/boot.log).
  */
+#define KLOG_CONTEXT	30
+#define KLOG_SHOWN	120
 static int klog_check(const char *save)
 {
 	int len = sys_syslog(SYSLOG_ACTION_READ_CLEAR, klog, sizeof(klog) - 1);
 	char *line = klog, *end;
-	int i, fd, bad = 0;
+	int i, fd, bad = 0, context = 0, shown = 0;
 
 	if (len < 0) {
 		printf("# klog: syslog(2) failed: errno %d\n", -len);
@@ -75,11 +79,17 @@ static int klog_check(const char *save)
 			*end++ = 0;
 		for (i = 0; klog_bad[i]; i++) {
 			if (strstr(line, klog_bad[i])) {
-				printf("# klog: %s\n", line);
 				bad++;
+				context = KLOG_CONTEXT + 1;
 				break;
 			}
 		}
+		if (context > 0 && shown < KLOG_SHOWN) {
+			printf("# klog: %s\n", line);
+			shown++;
+		}
+		if (context > 0)
+			context--;
 		line = end;
 	}
 	return bad;
