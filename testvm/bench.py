@@ -3,7 +3,7 @@
 """Summarise a bench.sh run: bench.py OUT
 Compare the runs of several bases: bench.py --bases DEST OUT...
 
-Reads OUT/host.txt and the consoles OUT/runs/PART-ROUND-MODE-KIND/console.log
+Reads OUT/host.txt and the consoles OUT/runs/PART-ROUND-MODE-KIND/CELL/console.log
 ("# bench: kind=K threads=T faults=N ms=M faults_per_s=R [lock figures]"),
 writes OUT/bench.json, OUT/bench.md (tables, and the goals with the
 measured ratio next to each) and OUT/bench.png (gnuplot: faults/s against
@@ -13,6 +13,7 @@ With --bases, reads each OUT/bench.json (one per base, host.txt's base=)
 and writes DEST/bases.md and DEST/bases.json: every part, kind, thread count
 and mode, the median faults/s on each base side by side.
 """
+import glob
 import json
 import os
 import re
@@ -35,7 +36,11 @@ def collect(runs):
         if not m:
             continue
         part, rnd, mode, _ = m.groups()
-        with open(os.path.join(runs, d, "console.log"), errors="replace") as f:
+        # RUN/CELL/console.log: testvm/boot.sh's run directory of the cell
+        cons = sorted(glob.glob(os.path.join(runs, d, "*", "console.log")))
+        if not cons:
+            continue
+        with open(cons[0], errors="replace") as f:
             for line in f:
                 b = LINE.match(line.strip())
                 if not b:

@@ -21,7 +21,8 @@
 #   hugelock    debug-pae kernel (lock_stat), on vs off: thp at 2 threads,
 #               BENCH_LOCK_ROUNDS rounds; the same lock figures as contention
 #
-# Consoles go to BENCH_OUT/runs/PART-ROUND-MODE-KIND; testvm/bench.py writes
+# Consoles go to BENCH_OUT/runs/PART-ROUND-MODE-KIND/CELL (testvm/boot.sh,
+# one guest at a time); testvm/bench.py writes
 # the medians, spreads and goal ratios to BENCH_OUT/bench.{md,json,png}.
 #
 #   BENCH_BASE         6.1 (default) or 6.12: the kernels are that base's
@@ -126,11 +127,14 @@ boot() {
 	# 6.12 the same race can end in "Oops: int3" from text_poke_bp() before
 	# the runner starts: such a boot is tried again, five times at most,
 	# and counted
+	# one guest at a time: the figures are the emulated machine's alone
 	try=1
+	con=$dir/$cell/console.log
 	until KERNEL=$(kernel_image "$5") TIMEOUT=$((120 + MS * 3 / 100)) TCG_THREAD=$TCG \
 	      SMP=$smp APPEND="$arg ptltest.bench=bench_faults ptlbench.kind=$4 ptlbench.threads=$6 ptlbench.ms=$MS" \
-		"$here/qemu-run.sh" "$cell" "$dir" >"$dir.log" 2>&1; do
-		if [ $try -ge 6 ] || ! tcg_glitch "$dir.log" "$dir/console.log"; then
+	      BOOT_JOBS=1 REUSE=0 "$here/boot.sh" -o "$dir" -l "bench $1-$2-$3-$4" -g "bench-$1-$2-$3-$4" \
+		"$cell" >"$dir.log" 2>&1; do
+		if [ $try -ge 6 ] || ! tcg_glitch "$dir.log" "$con"; then
 			cat "$dir.log" >&2
 			die "$1 round $2 $3 $4: boot failed"
 		fi
@@ -139,15 +143,15 @@ boot() {
 		try=$((try + 1))
 	done
 	if [ "$3" = stock ]; then
-		! grep -q "split_ptlocks: " "$dir/console.log" ||
-			die "$1 round $2: the stock kernel says split_ptlocks ($dir/console.log)"
+		! grep -q "split_ptlocks: " "$con" ||
+			die "$1 round $2: the stock kernel says split_ptlocks ($con)"
 	else
-		grep -q "split_ptlocks: $3 (" "$dir/console.log" ||
-			die "$1 round $2: the kernel did not say 'split_ptlocks: $3' ($dir/console.log)"
+		grep -q "split_ptlocks: $3 (" "$con" ||
+			die "$1 round $2: the kernel did not say 'split_ptlocks: $3' ($con)"
 	fi
-	! grep -q '^not ok\|FAIL' "$dir/console.log" ||
-		die "$1 round $2 $3 $4: $(grep -m1 'FAIL\|^not ok' "$dir/console.log")"
-	echo "bench: $1 round $2 $4 $3: $(sed -n 's/^# bench: kind=[a-z0-9]* //p' "$dir/console.log" |
+	! grep -q '^not ok\|FAIL' "$con" ||
+		die "$1 round $2 $3 $4: $(grep -m1 'FAIL\|^not ok' "$con")"
+	echo "bench: $1 round $2 $4 $3: $(sed -n 's/^# bench: kind=[a-z0-9]* //p' "$con" |
 		sed 's/ faults=.*faults_per_s=/: /; s/ mm_acq=.* mm_con=/ mm_con=/; s/ mm_wait_us=[0-9]*//; s/ ptl_acq=[0-9]*//; s/ ptl_wait_us=[0-9]*//' |
 		tr '\n' ' ')($(($(date +%s) - t0)) s)"
 }

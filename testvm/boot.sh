@@ -9,7 +9,8 @@
 # is one TCG thread).  Every cell is booted even when one fails; the exit
 # status is 1 if any did.  TIMEOUT, APPEND, INITRAMFS, SMP, KERNEL and REUSE
 # pass through to qemu-run.sh.  The one loop over cells that make's run,
-# report, historical, torture, quick and mm-selftests share.
+# report, historical, torture, quick and mm-selftests share, and bench.sh's
+# measured boots (one guest at a time).
 
 set -eu
 
