@@ -50,7 +50,7 @@
  *               LOCK_MM, LOCK_PTL
  *   swap.h      swap_device(), swap_listed(), swap_on_again(),
  *               swap_used_pages(), swap_test_mib(), swap_push(),
- *               sys_swapoff()
+ *               swap_out_area() (filled, then pushed out), sys_swapoff()
  * and klog_bad[], the kernel-log lines that fail a test (testvm/klog-bad.txt).
  */
 #ifndef PTLTEST_HARNESS_H

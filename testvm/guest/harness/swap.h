@@ -122,3 +122,25 @@ static long swap_push(long want)
 		     WEXITSTATUS(status), swap_used_pages());
 	return swap_used_pages();
 }
+
+/*
+ * An area of pages anonymous pages with seed's pattern, pushed out to swap
+ * by a hog (swap_push()); fails unless a quarter of the pages at least left
+ * RAM.  *out: the pages that left this process's RSS, *swapped: how far the
+ * swap in use grew.
+ */
+static unsigned char *swap_out_area(unsigned long pages, unsigned int seed,
+				    long *out, long *swapped)
+{
+	unsigned char *area = map_anon(pages * PAGE_SIZE);
+	long used0 = swap_used_pages(), rss;
+
+	fill_pages(area, pages, seed);
+	rss = statm_resident();
+	*swapped = swap_push(pages) - used0;
+	*out = rss - statm_resident();
+	if (*out < (long)pages / 4)
+		fail("only %ld of %lu pages left RAM (swap in use grew by %ld)",
+		     *out, pages, *swapped);
+	return area;
+}

@@ -19,22 +19,13 @@ TEST_MAIN()
 {
 	unsigned long mib = swap_test_mib(), pages = mib * MiB / PAGE_SIZE, p;
 	unsigned int digest = DIGEST_INIT;
-	long used0, used, err, ms, rss, out;
+	long used, err, ms, out;
 	unsigned char *area;
 	char dev[64];
 	int w, still;
 
 	swap_device(dev, sizeof(dev));
-	area = map_anon(pages * PAGE_SIZE);
-	used0 = swap_used_pages();
-	for (p = 0; p < pages; p++)
-		fill_page((unsigned int *)(area + p * PAGE_SIZE), SEED, p);
-
-	rss = statm_resident();
-	used = swap_push(pages) - used0;
-	out = rss - statm_resident();
-	if (out < (long)pages / 4)
-		fail("only %ld of %lu pages left RAM (swap in use grew by %ld)", out, pages, used);
+	area = swap_out_area(pages, SEED, &out, &used);
 
 	ms = now_ms();
 	err = sys_swapoff(dev);

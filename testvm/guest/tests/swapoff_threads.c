@@ -51,7 +51,7 @@ TEST_MAIN()
 {
 	unsigned long mib = swap_test_mib(), p;
 	unsigned int digest = DIGEST_INIT;
-	long used0, used, err, ms, rss, out;
+	long used, err, ms, out;
 	struct thread *t;
 	int w, during;
 	char dev[64];
@@ -59,15 +59,7 @@ TEST_MAIN()
 	pages = mib * MiB / PAGE_SIZE;
 	swap_device(dev, sizeof(dev));
 	t = threads_create(NTHREADS, writer, NULL);
-	area = map_anon(pages * PAGE_SIZE);
-	used0 = swap_used_pages();
-	for (p = 0; p < pages; p++)
-		fill_page((unsigned int *)(area + p * PAGE_SIZE), SEED, p);
-	rss = statm_resident();
-	used = swap_push(pages) - used0;
-	out = rss - statm_resident();
-	if (out < (long)pages / 4)
-		fail("only %ld of %lu pages left RAM (swap in use grew by %ld)", out, pages, used);
+	area = swap_out_area(pages, SEED, &out, &used);
 
 	/* the writers start; swapoff runs while they fault their pages in */
 	threads_start(t, NTHREADS);
