@@ -29,7 +29,6 @@ import cell  # noqa: E402  (the one reader of testvm/cells/)
 PAGE = os.path.join(ROOT, "docs", "tests.md")
 GUEST = os.path.join(ROOT, "testvm", "guest")
 HOST = os.path.join(ROOT, "testvm", "selftest")
-FIRST = ("boot_log", "ptlock_mode")	# the runner's order (testvm/guest.mk)
 
 
 def die(msg):
@@ -62,14 +61,26 @@ def paragraph(lines, label, path):
     return " ".join(out)
 
 
+def first_tests():
+    """The tests the runner runs first: its own (init.c's header says which,
+    "Test: NAME"), then testvm/guest.mk's FIRST_TESTS."""
+    with open(os.path.join(ROOT, "testvm", "guest.mk")) as f:
+        m = re.search(r"^FIRST_TESTS\s*:=\s*(.*)$", f.read(), re.M)
+    if not m:
+        die("testvm/guest.mk has no FIRST_TESTS")
+    return m.group(1).split()
+
+
 def guest_rows():
     tests = {}
     for f in sorted(os.listdir(os.path.join(GUEST, "tests"))):
         if f.endswith(".c"):
             tests[f[:-2]] = os.path.join(GUEST, "tests", f)
     init = os.path.join(GUEST, "init.c")
-    tests["boot_log"] = init
-    order = [n for n in FIRST if n in tests] + sorted(n for n in tests if n not in FIRST)
+    own = paragraph(c_header(init), "Test", init)
+    tests[own] = init
+    first = [own] + first_tests()
+    order = [n for n in first if n in tests] + sorted(n for n in tests if n not in first)
     rows = ["| test | path exercised | invariant |", "|---|---|---|"]
     for n in order:
         h = c_header(tests[n])

@@ -99,8 +99,8 @@ check_src() {
 kind_of() {
 	case $1 in
 	"$MM") echo mm ;;
-	2.6.14 | 2.6.14-rc* | 2.6.14-mm* | 2.6.14-git*) [ "$1" = 2.6.14 ] && echo vanilla ;;
-	2.6.14-*) echo vanilla ;;
+	2.6.14-rc* | 2.6.14-mm* | 2.6.14-git*) return 1 ;;
+	2.6.14 | 2.6.14-*) echo vanilla ;;
 	*) return 1 ;;
 	esac
 }
@@ -176,10 +176,14 @@ prepare() {
 	esac
 }
 
+# whether a series was applied on top of the compat commit
+has_series() {
+	[ "$(git_c rev-parse -q --verify HEAD)" != "$(git_c rev-parse -q --verify 'compat^{commit}')" ]
+}
+
 hint() {
 	if [ "${1:-historical-before}" != historical-before ] && [ -d "$COPY/.git" ] &&
-	   [ "$(git_c config historical.kind || true)" = vanilla ] &&
-	   [ "$(git_c rev-parse -q --verify HEAD)" = "$(git_c rev-parse -q --verify 'compat^{commit}')" ]; then
+	   [ "$(git_c config historical.kind || true)" = vanilla ] && ! has_series; then
 		echo "no series for vanilla 2.6.14 yet (historical/port/): only historical-before builds"
 		return
 	fi
@@ -189,8 +193,7 @@ hint() {
 # the kernels of the prepared tree: before, and after when a series applied
 kernels() {
 	echo historical-before
-	[ "$(git_c rev-parse HEAD)" = "$(git_c rev-parse 'compat^{commit}')" ] ||
-		echo historical historical-off
+	! has_series || echo historical historical-off
 }
 
 # KERNEL's source tree and fragments

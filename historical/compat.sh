@@ -51,7 +51,12 @@ bo=$t/include/asm-i386/bitops.h
 pt=$t/include/asm-i386/posix_types.h
 [ -f "$bo" ] && [ "$(grep -c '"=m" (ADDR)' "$bo")" = 12 ] ||
 	die "include/asm-i386/bitops.h: not the twelve '\"=m\" (ADDR)' operands (fix 4)"
-[ -f "$pt" ] && [ "$(grep -A1 -E 'bt[sr]l %1,%0": \\$' "$pt" | grep -c '"=m"')" = 2 ] ||
+# the operands of __FD_SET's and __FD_CLR's btsl/btrl (the line after each)
+# that read "$1"
+fd_operands() {
+	grep -A1 -E 'bt[sr]l %1,%0": \\$' "$pt" | grep -c "$1"
+}
+[ -f "$pt" ] && [ "$(fd_operands '"=m"')" = 2 ] ||
 	die "include/asm-i386/posix_types.h: no '\"=m\"' operand after btsl and btrl (fix 5)"
 
 # 1. split the mixed rules; each recipe line (tab-led) is given to both
@@ -101,6 +106,6 @@ echo "compat: include/asm-i386/bitops.h: the 12 bit operations' \"=m\" (ADDR) ->
 
 # 5. the same in __FD_SET and __FD_CLR
 sed -i '/bt[sr]l %1,%0": \\$/{n;s/"=m"/"+m"/}' "$pt"
-[ "$(grep -A1 -E 'bt[sr]l %1,%0": \\$' "$pt" | grep -c '"+m"')" = 2 ] ||
+[ "$(fd_operands '"+m"')" = 2 ] ||
 	die "include/asm-i386/posix_types.h: not changed (fix 5)"
 echo "compat: include/asm-i386/posix_types.h: __FD_SET, __FD_CLR \"=m\" -> \"+m\""

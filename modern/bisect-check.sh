@@ -19,9 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 . "$here/base.sh"
 base_set "${BASE:-6.1}"
-pre=$PRE
 KERNELS=${BISECT_KERNELS:-perf debug perf-pae debug-pae perf-x86_64 debug-x86_64}
-W=$BUILD/linux${pre:+-$BASE}-bisect
+W=$BUILD/linux${PRE:+-$BASE}-bisect
 LOGS=$BUILD/logs/bisect
 
 die() {
@@ -49,7 +48,7 @@ total=$(echo "$commits" | wc -l)
 # kernel by kernel, so that each build directory only moves forward
 for k in $KERNELS; do
 	n=0
-	k=$pre$k
+	k=$PRE$k
 	tools=$(fragments "$k")
 	for c in $commits; do
 		n=$((n + 1))

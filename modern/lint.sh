@@ -33,13 +33,13 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/kernel.sh"
 # canonical paths: sparse names the sources by them in an O= build
-BUILD=$(cd "${BUILD:-$here/../build}" && pwd -P)
+BUILD=$(cd "$BUILD" && pwd -P)
 . "$here/base.sh"
 base_set "${BASE:-6.1}"
 TREE=$(cd "$TREE" && pwd -P)
 STOCK=$(cd "$STOCK" && pwd -P)
-pre=$PRE
 KERNEL=${LINT_KERNEL:-debug}
 # test-only: LINT_INJECT=1 adds one warning, worded as sparse words them, to
 # the series' side of the first file checked; lint must then fail
@@ -63,7 +63,7 @@ for p in "$PATCHES"/0*.patch; do
 	fi
 done
 
-echo "== sparse (make C=2) on touched files, $pre$KERNEL kernel"
+echo "== sparse (make C=2) on touched files, $PRE$KERNEL kernel"
 base=$(git -C "$TREE" config ptlock.base)
 files=$(git -C "$TREE" diff --name-only "$base..ptlock-split" -- '*.c')
 # cross DIR KIND TREE: configure DIR for a file the debug kernel does not
@@ -96,7 +96,7 @@ cross() {
 	xen|pae)
 		k=$(kernel_of "$2")
 		[ "$3" = "$TREE" ] || k=stock-$k
-		TREE=$3 KDIR=$(dirname "$1") "$here/kbuild.sh" config "$pre$k" >&2 || return 1
+		TREE=$3 KDIR=$(dirname "$1") "$here/kbuild.sh" config "$PRE$k" >&2 || return 1
 		[ "$2" = xen ] && echo ARCH=x86_64 || echo ARCH=i386 ;;
 	esac
 }
@@ -116,8 +116,8 @@ check() {
 	f=$1
 	kind=${2#main}
 	o=${f%.c}.o
-	if [ -z "$kind" ] && [ ! -f "$BUILD/kernel/$pre$KERNEL/$o" ]; then
-		echo "$f: not built in the $pre$KERNEL kernel, skipped"
+	if [ -z "$kind" ] && [ ! -f "$BUILD/kernel/$PRE$KERNEL/$o" ]; then
+		echo "$f: not built in the $PRE$KERNEL kernel, skipped"
 		return
 	fi
 	sp() {	# tree objdir -> sparse warnings for $f, without line numbers
@@ -143,8 +143,8 @@ check() {
 			sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
 	}
 	case $kind in
-	"") dirs="$BUILD/kernel/$pre$KERNEL $BUILD/kernel/${pre}stock-$KERNEL" ;;
-	*) k=$(kernel_of "$kind"); dirs="$BUILD/lint/$pre$k $BUILD/lint/${pre}stock-$k" ;;
+	"") dirs="$BUILD/kernel/$PRE$KERNEL $BUILD/kernel/${PRE}stock-$KERNEL" ;;
+	*) k=$(kernel_of "$kind"); dirs="$BUILD/lint/$PRE$k $BUILD/lint/${PRE}stock-$k" ;;
 	esac
 	set -- $dirs
 	mkdir -p "$1" "$2"
@@ -172,8 +172,8 @@ for f in $files; do
 	esac
 	# THP and hugetlb code: only the PAE kernel has them; x86_64 also
 	# compiles hugetlb pmd sharing
-	if [ "$kinds" = main ] && [ ! -f "$BUILD/kernel/$pre$KERNEL/${f%.c}.o" ] &&
-	   [ -f "$BUILD/kernel/${pre}debug-pae/${f%.c}.o" ]; then
+	if [ "$kinds" = main ] && [ ! -f "$BUILD/kernel/$PRE$KERNEL/${f%.c}.o" ] &&
+	   [ -f "$BUILD/kernel/${PRE}debug-pae/${f%.c}.o" ]; then
 		kinds="pae xen"
 	elif [ "$kinds" = main ] && [ "$KERNEL" = debug-pae ]; then
 		case $f in mm/huge_memory.c|mm/hugetlb.c) kinds="main xen" ;; esac
@@ -191,7 +191,7 @@ done
 
 [ "${LINT_KUNITM:-1}" = 0 ] || {
 	echo "== the KUnit test with KUNIT=m"
-	k=${pre}perf-kunitm
+	k=${PRE}perf-kunitm
 	if SERIES_CONFIG=no "$here/kbuild.sh" config $k >"$BUILD/lint/$k.log" 2>&1 &&
 	   "$here/kbuild.sh" build $k >>"$BUILD/lint/$k.log" 2>&1; then
 		if grep -q '^CONFIG_SPLIT_PTLOCK_KUNIT_TEST=y' "$BUILD/kernel/$k/.config"; then

@@ -51,13 +51,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 (base_check "${BENCH_BASE:-6.1}") 2>/dev/null ||
 	{ echo "bench: error: BENCH_BASE: '${BENCH_BASE:-}' (one of: $BASES)" >&2; exit 1; }
 base_set "${BENCH_BASE:-6.1}"
-pre=$PRE
 out=${BENCH_OUT:-$REPORT}
-PERF_KERNEL=${PERF_KERNEL:-${pre}perf}
-DEBUG_KERNEL=${DEBUG_KERNEL:-${pre}debug}
-STOCK_KERNEL=${STOCK_KERNEL:-${pre}stock-perf}
-PERF_PAE_KERNEL=${PERF_PAE_KERNEL:-${pre}perf-pae}
-DEBUG_PAE_KERNEL=${DEBUG_PAE_KERNEL:-${pre}debug-pae}
+PERF_KERNEL=${PERF_KERNEL:-${PRE}perf}
+DEBUG_KERNEL=${DEBUG_KERNEL:-${PRE}debug}
+STOCK_KERNEL=${STOCK_KERNEL:-${PRE}stock-perf}
+PERF_PAE_KERNEL=${PERF_PAE_KERNEL:-${PRE}perf-pae}
+DEBUG_PAE_KERNEL=${DEBUG_PAE_KERNEL:-${PRE}debug-pae}
 MS=${BENCH_MS:-5000}
 THREADS=${BENCH_THREADS:-1,2}
 PARTS=${BENCH_PARTS:-scaling contention cost huge hugelock}

@@ -122,14 +122,20 @@ static long major_faults(void)
 	return self.ru_majflt + children.ru_majflt;
 }
 
-static void *map_anon(unsigned long len)
+/* len bytes of anonymous memory, MAP_PRIVATE or MAP_SHARED; else fail */
+static void *map_anon_as(unsigned long len, int share)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, share | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
-		fail("mmap of %lu bytes: errno %d", len, errno);
+		fail("mmap%s of %lu bytes: errno %d",
+		     share == MAP_SHARED ? " shared" : "", len, errno);
 	return p;
+}
+
+static void *map_anon(unsigned long len)
+{
+	return map_anon_as(len, MAP_PRIVATE);
 }
 
 /*

@@ -125,9 +125,8 @@ static long swap_push(long want)
 
 /*
  * An area of pages anonymous pages with seed's pattern, pushed out to swap
- * by a hog (swap_push()); fails unless a quarter of the pages at least left
- * RAM.  *out: the pages that left this process's RSS, *swapped: how far the
- * swap in use grew.
+ * by a hog (swap_push()).  *out: the pages that left this process's RSS,
+ * *swapped: how far the swap in use grew; the caller judges them.
  */
 static unsigned char *swap_out_area(unsigned long pages, unsigned int seed,
 				    long *out, long *swapped)
@@ -139,8 +138,5 @@ static unsigned char *swap_out_area(unsigned long pages, unsigned int seed,
 	rss = statm_resident();
 	*swapped = swap_push(pages) - used0;
 	*out = rss - statm_resident();
-	if (*out < (long)pages / 4)
-		fail("only %ld of %lu pages left RAM (swap in use grew by %ld)",
-		     *out, pages, *swapped);
 	return area;
 }

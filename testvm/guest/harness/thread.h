@@ -204,12 +204,7 @@ static pid_t fork_child(void)
 /* A page shared by the test's processes, for futex words and results. */
 static void *map_shared(unsigned long len)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		fail("mmap shared of %lu bytes: errno %d", len, errno);
-	return p;
+	return map_anon_as(len, MAP_SHARED);
 }
 
 /* Add to a futex word in shared memory and wake its waiters. */

@@ -76,7 +76,7 @@ TEST_MAIN()
 {
 	unsigned long mib = swap_test_mib(), pages = mib * MiB / PAGE_SIZE, p;
 	unsigned int digest = DIGEST_INIT;
-	long used0, used, err1, err2, total;
+	long used, out, err1, err2, total;
 	unsigned char *area;
 	struct timeval tv;
 	int w, st, listed;
@@ -86,11 +86,7 @@ TEST_MAIN()
 	if (read_file(OVERCOMMIT, mode0, sizeof(mode0)) <= 0)
 		fail("cannot read %s", OVERCOMMIT);
 	sh = map_shared(PAGE_SIZE);
-	area = map_anon(pages * PAGE_SIZE);
-	used0 = swap_used_pages();
-	for (p = 0; p < pages; p++)
-		fill_page((unsigned int *)(area + p * PAGE_SIZE), SEED, p);
-	used = swap_push(pages) - used0;
+	area = swap_out_area(pages, SEED, &out, &used);
 	if (used < (long)pages / 4)
 		fail("only %ld of %lu pages reached swap", used, pages);
 

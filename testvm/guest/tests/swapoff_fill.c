@@ -26,6 +26,8 @@ TEST_MAIN()
 
 	swap_device(dev, sizeof(dev));
 	area = swap_out_area(pages, SEED, &out, &used);
+	if (out < (long)pages / 4)
+		fail("only %ld of %lu pages left RAM (swap in use grew by %ld)", out, pages, used);
 
 	ms = now_ms();
 	err = sys_swapoff(dev);

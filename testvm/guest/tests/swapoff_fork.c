@@ -64,8 +64,8 @@ static long verify(struct shared *sh, int id)
 TEST_MAIN()
 {
 	unsigned int digest = DIGEST_INIT;
-	long used0, used1, used, err, ms, bad0;
-	unsigned long p, mib = swap_test_mib();
+	long used0, used1, used, out, err, ms, bad0;
+	unsigned long mib = swap_test_mib();
 	struct shared *sh;
 	pid_t pid[NPROC];
 	int i, st, bad = 0;
@@ -74,11 +74,8 @@ TEST_MAIN()
 	pages = mib * MiB / PAGE_SIZE;
 	swap_device(dev, sizeof(dev));
 	sh = map_shared(PAGE_SIZE);
-	area = map_anon(pages * PAGE_SIZE);
 	used0 = swap_used_pages();
-	for (p = 0; p < pages; p++)
-		fill_page((unsigned int *)(area + p * PAGE_SIZE), SEED, p);
-	used1 = swap_push(pages) - used0;
+	area = swap_out_area(pages, SEED, &out, &used1);
 	if (used1 < (long)pages / 4)
 		fail("only %ld of %lu pages reached swap before fork", used1, pages);
 

@@ -60,6 +60,8 @@ TEST_MAIN()
 	swap_device(dev, sizeof(dev));
 	t = threads_create(NTHREADS, writer, NULL);
 	area = swap_out_area(pages, SEED, &out, &used);
+	if (out < (long)pages / 4)
+		fail("only %ld of %lu pages left RAM (swap in use grew by %ld)", out, pages, used);
 
 	/* the writers start; swapoff runs while they fault their pages in */
 	threads_start(t, NTHREADS);
