@@ -22,8 +22,10 @@
  * each worker waits for a pulse to end and verifies all its pages, so pages
  * come back from swap while the others keep changing the mappings.  The run
  * ends with swapoff of the swap area once the threads are done (the process
- * worker may still be running) and a full verification of every worker's
- * model, then swaps on again.  Figures:
+ * worker may still be running, and verifies its model with swap off), swap
+ * on again, and a full verification of every worker's model.  A worker
+ * still waiting for a pulse when the time bound passes stops there (cut
+ * short), unless no pulse has ended at all.  Figures:
  * pulses, the most pages in swap after one, and the threads' major faults
  * (swap-ins) during the churn; both must be non-zero.
  *
@@ -45,8 +47,8 @@
  *   `DEF_SEED`; `ptltest.torture_ops=` per worker, default 2000), under
  *   swap pressure: a pressure process pushes pages out to swap in pulses (RAM +
  *   swap kept tight), each worker meets a pulse half-way and reads all its
- *   pages back while the others go on; the run ends with swapoff and a full
- *   verification, then swaps on again (`ptltest.torture_swap=0` turns this off)
+ *   pages back while the others go on; the run ends with swapoff, swapon and a
+ *   full verification (`ptltest.torture_swap=0` turns this off)
  * Invariant: every mapped page holds what the shadow model says, in each
  *   worker, each forked snapshot and at the end; a mismatch names seed, worker,
  *   op number, op, address, wanted and found. `ptltest.torture_skip_write=1`
@@ -317,21 +319,27 @@ static void do_op(int i, int op, int s)
 /*
  * Half-way: wait for the next pressure pulse to end, then read every page
  * of the model back (what the pulse pushed out comes back in, under the
- * other workers' operations).  Nothing here changes the model.
+ * other workers' operations).  Nothing here changes the model.  Returns 0
+ * when the time bound passed first (the worker stops there, cut short); if
+ * no pulse at all has ended by then, the pressure never happened: fails.
  */
-static void meet_pulse(int i)
+static int meet_pulse(int i)
 {
 	int seen = res->pulses;
 
 	while (res->pulses == seen) {
-		if (now_ms() > deadline)
-			fail("seed=%u worker=%d op#%lu: no swap pressure pulse ended in time",
-			     seed, i, w[i].op);
+		if (now_ms() > deadline) {
+			if (!res->pulses)
+				fail("seed=%u worker=%d op#%lu: no swap pressure pulse ended in time",
+				     seed, i, w[i].op);
+			return 0;
+		}
 		sleep_ms(10);
 	}
 	w[i].op_now = OP_VERIFY;
 	verify_all(i);
 	futex_add(&res->waited, 1);
+	return 1;
 }
 
 /* The pressure process: push pages out in pulses until told to stop. */
@@ -372,8 +380,8 @@ static int worker(struct thread *t)
 	for (k->op = 0; k->op < max_ops; k->op++) {
 		if (!(k->op & 63) && now_ms() > deadline)
 			break;
-		if (swap_pressure && k->op == max_ops / 2)
-			meet_pulse(i);
+		if (swap_pressure && k->op == max_ops / 2 && !meet_pulse(i))
+			break;
 		op = mix[rnd(k) % 100];
 		do_op(i, op, rnd(k) % nslots);
 	}
@@ -451,6 +459,8 @@ TEST_MAIN()
 	}
 	futex_add(&res->swapped_off, 1);
 	st = reap(pid);
+	if (swap_pressure)	/* before anything can fail: the next tests want it */
+		swap_on_again(swapdev);
 	if (st == 1)
 		exit_group(1);		/* it said why */
 	if (st)
@@ -459,6 +469,8 @@ TEST_MAIN()
 	if (thp && !res->thp_seen)
 		fail("seed=%u: THP on, but no huge slot was ever seen huge (AnonHugePages 0)",
 		     seed);
+	if (swap_pressure && !res->pulses)
+		fail("seed=%u: swap pressure, but no pulse ended", seed);
 	if (swap_pressure && res->waited >= NWORKERS - 1 && (!res->swapped || majflt <= 0))
 		fail("seed=%u: swap pressure without swap traffic: %ld pages swapped out, %ld major faults",
 		     seed, res->swapped, majflt);
@@ -484,10 +496,8 @@ TEST_MAIN()
 	printf("# %s: seed=%u workers=%d ops=%lu", test_name, seed, NWORKERS, total);
 	for (s = 0; s < NOPS; s++)
 		printf(" %s=%lu", op_name[s], count[s]);
-	if (swap_pressure) {
-		swap_on_again(swapdev);
+	if (swap_pressure)
 		printf(" pulses=%d swapped=%ld majflt=%ld", res->pulses, res->swapped, majflt);
-	}
 	if (thp)
 		printf(" thp_seen=%d", res->thp_seen);
 	/* the digest replays only when every operation ran: not when the
