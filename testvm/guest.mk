@@ -45,7 +45,10 @@ $(GUEST)/.headers: $(TREE_STAMP)
 $(GUEST)/klog_bad.h: testvm/klog-bad.txt
 	@mkdir -p $(dir $@)
 	{ echo "static const char *const klog_bad[] = {"; \
-	  grep -v '^#' $< | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'; \
+	  grep -v '^[#!]' $< | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'; \
+	  echo "\tNULL"; echo "};"; \
+	  echo "static const char *const klog_not_bad[] = {"; \
+	  sed -n 's/^!//p' $< | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'; \
 	  echo "\tNULL"; echo "};"; } >$@
 
 define guest_prog

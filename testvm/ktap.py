@@ -48,8 +48,16 @@ VERDICT = {"ok": "ok", "fail": "FAIL", "skip": "SKIP"}	# as the tables show them
 
 
 def bad_patterns():
+    """(bad, not_bad) substrings of klog-bad.txt: not_bad are its '!' lines"""
     with open(os.path.join(HERE, "klog-bad.txt")) as f:
-        return [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+        lines = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+    return ([l for l in lines if not l.startswith("!")],
+            [l[1:] for l in lines if l.startswith("!")])
+
+
+def is_bad(line, patterns):
+    bad, not_bad = patterns
+    return any(p in line for p in bad) and not any(p in line for p in not_bad)
 
 
 def parse_cell(cell, patterns):
@@ -75,7 +83,7 @@ def parse_cell(cell, patterns):
     begin = 0		# the first console line of the next test's block
     subtest = {}	# KUnit suite -> the line of its "# Subtest:"
     for i, line in enumerate(lines):
-        if any(p in line for p in patterns):
+        if is_bad(line, patterns):
             res["console_bad"].append(line)
         if line == DONE:
             res["done"] = True

@@ -53,6 +53,19 @@ static char klog[1 << 17];
  */
 #define KLOG_CONTEXT	30
 #define KLOG_SHOWN	120
+
+/* a line of klog_bad[] and of none of klog_not_bad[] (testvm/klog-bad.txt) */
+static int klog_is_bad(const char *line)
+{
+	int i, bad = 0;
+
+	for (i = 0; klog_bad[i] && !bad; i++)
+		bad = strstr(line, klog_bad[i]) != NULL;
+	for (i = 0; klog_not_bad[i] && bad; i++)
+		bad = strstr(line, klog_not_bad[i]) == NULL;
+	return bad;
+}
+
 static int klog_check(const char *save)
 {
 	int len = sys_syslog(SYSLOG_ACTION_READ_CLEAR, klog, sizeof(klog) - 1);
@@ -77,12 +90,9 @@ static int klog_check(const char *save)
 			end++;
 		if (*end)
 			*end++ = 0;
-		for (i = 0; klog_bad[i]; i++) {
-			if (strstr(line, klog_bad[i])) {
-				bad++;
-				context = KLOG_CONTEXT + 1;
-				break;
-			}
+		if (klog_is_bad(line)) {
+			bad++;
+			context = KLOG_CONTEXT + 1;
 		}
 		if (context > 0 && shown < KLOG_SHOWN) {
 			printf("# klog: %s\n", line);
