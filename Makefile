@@ -117,7 +117,8 @@ help:
 	@echo "               on -rc4-mm1, historical/port on 2.6.14) with the split on"
 	@echo "               and off; boot $(HISTORICAL_CELLS)"
 	@echo "               (HISTORICAL_CC=gcc HISTORICAL_MAKE=make)"
-	@echo "make historical-check  the 2005 series in historical/: mail format,"
+	@echo "make historical-check  the 2005 series in historical/patches and its port"
+	@echo "               in historical/port: mail format, authorship and notes,"
 	@echo "               hunks as posted, diffstats, consistency, git am (no tree)"
 	@echo "make historical-series  rewrite historical/ from SEEDS=$(SEEDS)"
 	@echo "make export    write ptlock-split's commits back to modern/BASE"
@@ -201,10 +202,14 @@ report-example:
 historical: $(if $(EXTRA)$(RUN),extra-check) guest
 	@$(STAGE) "historical: copy, compat, git am" $(LOG)/historical-tree.log \
 		historical/build.sh tree
+	@mkdir -p $(B)/results; : >$(B)/results/historical-ptl.txt
 	@for k in $$(historical/build.sh kernels); do \
 		$(STAGE) "config $$k" $(LOG)/config-$$k.log historical/build.sh config $$k && \
-		$(STAGE) "build $$k" $(LOG)/build-$$k.log historical/build.sh build $$k || exit 1; \
+		$(STAGE) "build $$k" $(LOG)/build-$$k.log historical/build.sh build $$k && \
+		historical/build.sh ptl $$k >>$(B)/results/historical-ptl.txt || exit 1; \
 	done
+	@echo "           the lock each kernel's fault path takes (historical/build.sh ptl):"
+	@sed 's/^/           /' $(B)/results/historical-ptl.txt
 	@rc=0; INITRAMFS=$(BOOT_INITRAMFS) testvm/boot.sh $(HISTORICAL_CELLS) || rc=1; \
 	testvm/ktap.py --out $(B)/results $$(for c in $(CELLS); do \
 		[ -f $(B)/runs/$$c/console.log ] || [ -f $(B)/runs/$$c/skip ] && echo $$c; done) || rc=1; \
@@ -214,7 +219,8 @@ historical: $(if $(EXTRA)$(RUN),extra-check) guest
 TORTURE_CELLS ?= debug-on-smp4 debug-off-smp4 debug-auto-smp4 pae-on-smp4 pae-off-smp4
 TORTURE_OPS   ?= 60000
 # SEED: unset, mm_torture uses its own default (DEF_SEED)
-torture: $(addprefix kernel-,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_kernel,$(c))))) guest
+# (a 2.6.14 cell's kernel is built by make historical, not here)
+torture: $(addprefix kernel-,$(filter-out historical%,$(sort $(foreach c,$(TORTURE_CELLS),$(call cell_kernel,$(c)))))) guest
 	@args="ptltest.only=mm_torture $(if $(SEED),ptltest.seed=$(SEED)) ptltest.torture_ops=$(TORTURE_OPS)"; \
 	TIMEOUT=3600 APPEND="$$args ptltest.torture_ms=3000000 ptltest.timeout=3300" \
 		testvm/boot.sh -o $(B)/torture -l "torture ($(TORTURE_OPS) ops/worker)" -g torture \
@@ -273,7 +279,8 @@ selftest: $(addprefix kernel-$(call base_pre,$(SELFTEST_BASE)),perf debug debug-
 MM_CHECK  := $(if $(filter 6.1,$(BASES)),mm-selftests-check)
 check: report selftest lint historical-check $(MM_CHECK)
 	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
-		$(B)/results/historical.json $(if $(MM_CHECK),$(B)/results/mm-selftests.json)
+		$(B)/results/historical.json $(B)/results/historical-port.json \
+		$(if $(MM_CHECK),$(B)/results/mm-selftests.json)
 
 # per base, then the bases side by side (build/report/bases.md)
 bench_out    = $(call base_var,REPORT,$(1))
@@ -313,6 +320,7 @@ SEEDS ?= ../shared/seeds
 historical-check:
 	@mkdir -p $(B)/results
 	@historical/check.py --seeds $(SEEDS) --summary $(B)/results/historical.json
+	@historical/check.py --port --summary $(B)/results/historical-port.json
 
 historical-series:
 	historical/mkseries.py $(SEEDS) historical/patches

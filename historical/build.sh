@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh tree|kernels|config KERNEL|build KERNEL|cc|hint [KERNEL]
+# build.sh tree|kernels|config KERNEL|build KERNEL|ptl KERNEL|cc|hint [KERNEL]
 #
 # Build 2.6.14 before and after the 2005 split on a tree you supply, for the
 # same i386 QEMU guest as the modern kernels ('make historical').  Two kinds
@@ -10,7 +10,7 @@
 #                    historical/patches/000[1-9]-*.patch
 #   2.6.14           vanilla 2.6.14 (also with a vendor's EXTRAVERSION, such
 #                    as -hsc0; not -rc, -mm or -git): the series is the port,
-#                    historical/port/*.patch, once it is written
+#                    historical/port/00[01][0-9]-*.patch (not its cover letter)
 #
 #   tree    check HISTORICAL_SRC, copy its files (not its .git) to
 #           $BUILD/historical/linux, commit them as the base, commit
@@ -29,6 +29,10 @@
 #           $BUILD/kernel/KERNEL; fails, naming them, if any option of the
 #           fragments did not survive
 #   build   bzImage: $BUILD/kernel/KERNEL/arch/i386/boot/bzImage
+#   ptl     print the lock the fault path takes in KERNEL, as mm/memory.c
+#           preprocessed with its configuration spells it (2.6.14 has no
+#           lock_stat): handle_pte_fault's ptl, or before the series the
+#           lock __handle_mm_fault takes
 #   cc      print the CC= line config and build give make
 #   hint    print what builds KERNEL, or why it cannot be built
 #
@@ -110,7 +114,13 @@ kind_of() {
 series() {
 	case $kind in
 	mm) ls "$here"/patches/000[1-9]-*.patch ;;
-	vanilla) ls "$here"/port/*.patch 2>/dev/null || true ;;
+	vanilla)
+		for p in "$here"/port/*.patch; do
+			case $p in
+			*/0000-cover-letter.patch) ;;
+			*) [ ! -e "$p" ] || echo "$p" ;;
+			esac
+		done ;;
 	esac
 }
 
@@ -241,7 +251,7 @@ for_kernel() {
 	FRAGS=$(kernel_frags "$1")
 }
 
-[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 tree|kernels|config KERNEL|build KERNEL|cc|hint [KERNEL]"
+[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 tree|kernels|config KERNEL|build KERNEL|ptl KERNEL|cc|hint [KERNEL]"
 step=$1
 case $step in
 tree)
@@ -289,6 +299,42 @@ build)
 	[ -f "$img" ] || die "no $img after the build"
 	echo "$img"
 	;;
+ptl)
+	# Which lock the fault path takes, from the preprocessed mm/memory.c
+	# of this kernel's configuration: lock_stat does not exist in 2.6.14.
+	for_kernel "${2:-}"
+	[ -f "$O/.ptlock-config" ] || die "$2 is not configured (historical/build.sh config $2)"
+	hmake mm/memory.i >"$O/memory.i.log" 2>&1 ||
+		die "preprocessing mm/memory.c for $2 failed: see $O/memory.i.log"
+	python3 - "$O/mm/memory.i" "$2" <<-'PY'
+	import re, sys
+	text, name = open(sys.argv[1]).read(), sys.argv[2]
+
+	def body(fn):
+	    m = re.search(r"\b%s\s*\([^;{]*\)\s*\{" % fn, text)
+	    return text[m.end():text.find("\n}\n", m.end())] if m else None
+
+	def statement(s, at):
+	    """the statement starting at s[at:], parentheses balanced"""
+	    depth = 0
+	    for i in range(at, len(s)):
+	        depth += {"(": 1, ")": -1}.get(s[i], 0)
+	        if s[i] == ";" and depth == 0:
+	            return " ".join(s[at:i + 1].split())
+	    return None
+
+	b = body("handle_pte_fault")
+	m = b and re.search(r"\bptl\s*=", b)
+	if m:
+	    print("%s: handle_pte_fault: %s" % (name, statement(b, m.start())))
+	    sys.exit(0)
+	b = body("__handle_mm_fault")
+	m = b and re.search(r"\b_?spin_lock\s*\(", b)
+	if not m:
+	    sys.exit("historical: error: no lock found in the fault path of %s" % name)
+	print("%s: __handle_mm_fault: %s" % (name, statement(b, m.start())))
+	PY
+	;;
 cc)
 	echo "$CC_LINE"
 	;;
@@ -296,6 +342,6 @@ hint)
 	hint "${2:-}"
 	;;
 *)
-	die "unknown step '$1' (tree, kernels, config, build, cc or hint)"
+	die "unknown step '$1' (tree, kernels, config, build, ptl, cc or hint)"
 	;;
 esac

@@ -3,7 +3,8 @@
 """Check the 2005 series in historical/ without a 2.6.14 tree.
 
 check.py [--seeds DIR] [--summary FILE] [--dir SERIES_DIR]
-check.py --pre-images DIR
+check.py --port [--summary FILE] [--dir SERIES_DIR]
+check.py [--port] --pre-images DIR
 
 --pre-images writes the scratch tree the git-am check uses (the series'
 pre-images, lines no hunk shows as placeholders) into DIR and stops: the
@@ -20,6 +21,17 @@ KTAP, one line per check:
                 context agrees with the earlier patch's result
   git-am        git am of the nine patches onto a scratch tree rebuilt from
                 the series' own pre-images succeeds, authorship kept
+
+--port checks the port to vanilla 2.6.14 (historical/port) the same way,
+where it differs as follows:
+  mailinfo      the patches before the nine are the port's own (not Hugh
+                Dickins', signed off); each of the nine has the posted
+                patch's author, date and subject, its changelog begins with
+                the posted one, then a "[ Port to vanilla 2.6.14: ... ]"
+                note and a sign-off that is not Hugh Dickins'
+  hunks         a patch whose note says it "applies unchanged" has the
+                posted patch's hunks, line numbers aside
+  git-am        the port's own patches, then the nine, authorship kept
 """
 import argparse
 import json
@@ -41,10 +53,75 @@ def mails():
     return sorted(f for f in os.listdir(HERE) if re.match(r"^\d{4}-.*\.patch$", f))
 
 
-def problems_of_log(log, n):
-    bad = [l for l in log if not l.startswith("Hugh Dickins|")]
-    return ["git am made %d commits, not %d" % (len(log), n)] if len(log) != n else \
-        ["commit not by Hugh Dickins: " + l for l in bad]
+def problems_of_log(log, authors):
+    """log: "author|date|subject" lines, oldest first; authors: who each
+    commit's author must be (None: anyone but Hugh Dickins)."""
+    if len(log) != len(authors):
+        return ["git am made %d commits, not %d" % (len(log), len(authors))]
+    out = []
+    for l, a in zip(log, authors):
+        who = l.split("|")[0]
+        if (a is None and who == HUGH) or (a is not None and who != a):
+            out.append("commit by %s, expected %s: %s" % (who, a or "the port", l))
+    return out
+
+
+HUGH = "Hugh Dickins"
+NOTE = "[ Port to vanilla 2.6.14:"
+
+
+def mail_of(path, top):
+    """(fields, changelog, patch) of one mail, by git mailinfo."""
+    d = tempfile.mkdtemp(dir=top)
+    info = run(["git", "mailinfo", d + "/msg", d + "/patch"], stdin=open(path))
+    fields = dict(l.split(": ", 1) for l in info.stdout.splitlines() if ": " in l)
+    fields["rc"] = info.returncode
+    return fields, open(d + "/msg").read(), open(d + "/patch").read()
+
+
+def port_mail_problems(here, names, posted_dir, top):
+    """The port's mails: its own first, then the nine adapted (see --port)."""
+    problems = []
+    posted = {}
+    for n in sorted(f for f in os.listdir(posted_dir) if re.match(r"^000[1-9]-.*\.patch$", f)):
+        f, msg, _ = mail_of(os.path.join(posted_dir, n), top)
+        posted[f["Subject"]] = (f, msg)
+    authors = []
+    for n in names:
+        f, msg, patch = mail_of(os.path.join(here, n), top)
+        if f["rc"] or not f.get("Subject"):
+            problems.append("%s: git mailinfo failed" % n)
+            continue
+        if n.startswith("0000-"):
+            if patch:
+                problems.append("%s: the cover letter carries a patch" % n)
+            continue
+        if not patch:
+            problems.append("%s: no patch" % n)
+        sobs = re.findall(r"^Signed-off-by: (.*)$", msg, re.M)
+        if f["Subject"] not in posted:
+            authors.append(None)
+            if f.get("Author") == HUGH:
+                problems.append("%s: the port's own patch is by %s" % (n, HUGH))
+            if not sobs:
+                problems.append("%s: no Signed-off-by" % n)
+            continue
+        authors.append(HUGH)
+        pf, pmsg = posted.pop(f["Subject"])
+        for k in ("Author", "Email", "Date"):
+            if f.get(k) != pf.get(k):
+                problems.append("%s: %s %r, posted %r" % (n, k, f.get(k), pf.get(k)))
+        if not msg.startswith(pmsg.rstrip("\n") + "\n"):
+            problems.append("%s: the changelog does not begin with the posted one" % n)
+            continue
+        rest = msg[len(pmsg.rstrip("\n")) + 1:]
+        if not rest.startswith(NOTE) or "]" not in rest:
+            problems.append("%s: no %r note after the posted changelog" % (n, NOTE))
+        if not sobs or HUGH in sobs[-1]:
+            problems.append("%s: the last Signed-off-by is not the port's" % n)
+    for subject in posted:
+        problems.append("no adapted patch for %r" % subject)
+    return problems, authors
 
 
 def file_hunks(text, header):
@@ -141,11 +218,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default=os.path.join(HERE, "..", "..", "shared", "seeds"))
     ap.add_argument("--summary")
-    ap.add_argument("--dir", help="the series to check (default: historical/patches)")
+    ap.add_argument("--dir", help="the series to check (default: historical/patches,"
+                    " with --port historical/port)")
+    ap.add_argument("--port", action="store_true",
+                    help="check the port to vanilla 2.6.14 (see above)")
     ap.add_argument("--pre-images", metavar="DIR",
                     help="write the pre-image tree to DIR (no git) and stop")
     args = ap.parse_args()
-    HERE = os.path.abspath(args.dir or os.path.join(HERE, "patches"))
+    posted_dir = os.path.join(HERE, "patches")
+    HERE = os.path.abspath(args.dir or os.path.join(HERE, "port" if args.port else "patches"))
     names = mails()
     texts = {n: open(os.path.join(HERE, n)).read() for n in names}
     patches = [n for n in names if not n.startswith("0000-")]
@@ -156,38 +237,67 @@ def main():
 
     # mailinfo
     problems = []
-    with tempfile.TemporaryDirectory() as top:
-        for n in names:
-            d = os.path.join(top, n)
+    authors = [HUGH] * len(patches)
+    if args.port:
+        with tempfile.TemporaryDirectory() as top:
+            problems, authors = port_mail_problems(HERE, names, posted_dir, top)
+    else:
+        with tempfile.TemporaryDirectory() as top:
+            for n in names:
+                d = os.path.join(top, n)
+                os.mkdir(d)
+                r = run(["git", "mailsplit", "-o" + d, os.path.join(HERE, n)])
+                info = run(["git", "mailinfo", d + "/msg", d + "/patch"],
+                           stdin=open(d + "/0001"))
+                fields = dict(l.split(": ", 1) for l in info.stdout.splitlines() if ": " in l)
+                size = os.path.getsize(d + "/patch") if os.path.exists(d + "/patch") else 0
+                if r.stdout.strip() != "1" or info.returncode:
+                    problems.append("%s: git mailsplit/mailinfo failed" % n)
+                for k in ("Author", "Email", "Subject", "Date"):
+                    if not fields.get(k):
+                        problems.append("%s: no %s" % (n, k))
+                if fields.get("Author") != "Hugh Dickins":
+                    problems.append("%s: author is %r" % (n, fields.get("Author")))
+                if (size == 0) != n.startswith("0000-"):
+                    problems.append("%s: patch is %d bytes" % (n, size))
+            d = os.path.join(top, "mbox")
             os.mkdir(d)
-            r = run(["git", "mailsplit", "-o" + d, os.path.join(HERE, n)])
-            info = run(["git", "mailinfo", d + "/msg", d + "/patch"],
-                       stdin=open(d + "/0001"))
-            fields = dict(l.split(": ", 1) for l in info.stdout.splitlines() if ": " in l)
-            size = os.path.getsize(d + "/patch") if os.path.exists(d + "/patch") else 0
-            if r.stdout.strip() != "1" or info.returncode:
-                problems.append("%s: git mailsplit/mailinfo failed" % n)
-            for k in ("Author", "Email", "Subject", "Date"):
-                if not fields.get(k):
-                    problems.append("%s: no %s" % (n, k))
-            if fields.get("Author") != "Hugh Dickins":
-                problems.append("%s: author is %r" % (n, fields.get("Author")))
-            if (size == 0) != n.startswith("0000-"):
-                problems.append("%s: patch is %d bytes" % (n, size))
-        d = os.path.join(top, "mbox")
-        os.mkdir(d)
-        r = run(["git", "mailsplit", "-o" + d, os.path.join(HERE, "ptlock-2005.mbox")])
-        if r.stdout.strip() != str(len(names)):
-            problems.append("ptlock-2005.mbox holds %s mails, not %d" % (r.stdout.strip(), len(names)))
-        else:
-            for i, n in enumerate(names):
-                got = open("%s/%04d" % (d, i + 1)).read()
-                if got.split("\n", 1)[1].rstrip("\n") != texts[n].split("\n", 1)[1].rstrip("\n"):
-                    problems.append("ptlock-2005.mbox mail %d differs from %s" % (i + 1, n))
+            r = run(["git", "mailsplit", "-o" + d, os.path.join(HERE, "ptlock-2005.mbox")])
+            if r.stdout.strip() != str(len(names)):
+                problems.append("ptlock-2005.mbox holds %s mails, not %d" % (r.stdout.strip(), len(names)))
+            else:
+                for i, n in enumerate(names):
+                    got = open("%s/%04d" % (d, i + 1)).read()
+                    if got.split("\n", 1)[1].rstrip("\n") != texts[n].split("\n", 1)[1].rstrip("\n"):
+                        problems.append("ptlock-2005.mbox mail %d differs from %s" % (i + 1, n))
     report("mailinfo", problems)
 
     # hunks against the posted series
-    if os.path.isdir(args.seeds):
+    if args.port:
+        problems = []
+        posted = {}
+        for n in sorted(os.listdir(posted_dir)):
+            if re.match(r"^000[1-9]-.*\.patch$", n):
+                t = open(os.path.join(posted_dir, n)).read()
+                posted[re.search(r"^Subject: \[PATCH \d+/\d+\] (.*)$", t, re.M).group(1)] = t
+        same = 0
+        for n in patches:
+            m = re.search(r"^Subject: \[PATCH \d+/\d+\] (.*)$", texts[n], re.M)
+            if not m or m.group(1) not in posted or "applies unchanged" not in texts[n]:
+                continue
+            same += 1
+            a, b = ours(posted[m.group(1)]), ours(texts[n])
+            if list(a) != list(b):
+                problems.append("%s: files %s, posted %s" % (n, list(b), list(a)))
+            for p in a:
+                if [x for x in a[p] if not x.startswith("@@")] != \
+                   [x for x in b.get(p, []) if not x.startswith("@@")]:
+                    problems.append("%s: says it applies unchanged, but its hunks of %s "
+                                    "differ from the posted ones" % (n, p))
+        if not same:
+            problems.append("no patch says it applies unchanged")
+        report("hunks", problems)
+    elif os.path.isdir(args.seeds):
         problems = []
         seeds = sorted(f for f in os.listdir(args.seeds) if f.endswith(".patch"))
         if len(seeds) != len(patches):
@@ -254,8 +364,9 @@ def main():
         if r.returncode:
             problems.append("git am: " + (r.stderr or r.stdout).strip().replace("\n", " / "))
         else:
-            r = run(git + ["log", "--format=%an|%ad|%s", "--date=rfc", "HEAD~%d.." % len(patches)])
-            problems += problems_of_log(r.stdout.splitlines(), len(patches))
+            r = run(git + ["log", "--reverse", "--format=%an|%ad|%s", "--date=rfc",
+                           "HEAD~%d.." % len(patches)])
+            problems += problems_of_log(r.stdout.splitlines(), authors)
     report("git-am", problems)
 
     print("KTAP version 1\n1..%d" % len(results))
@@ -272,7 +383,8 @@ def main():
             print("ok %d %s" % (i, name))
     skipped = sum(1 for r in results if r[2])
     passed = len(results) - failed - skipped
-    print("historical: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    print("historical%s: %d passed, %d failed, %d skipped"
+          % (" port" if args.port else "", passed, failed, skipped))
     if args.summary:
         with open(args.summary, "w") as f:
             json.dump({"passed": passed, "failed": failed, "skipped": skipped}, f)

@@ -226,11 +226,11 @@ MODES = ("stock", "on", "off", "auto", "default", "bad")
 
 def cell_mode(r):
     """stock (also 2.6.14 before the series), the split_ptlocks= mode the
-    cell asked for (2.6.14's: ptltest.split=), default without one, bad for
+    cell asked for (2.6.14's: ptltest.split_built=), default without one, bad for
     a value the kernel must refuse; PAE kernels' with " PAE"."""
     k = r["conf"].get("KERNEL", "")
     # 2.6.14's mode is built in (NR_CPUS): the cell says which it expects
-    key = "ptltest.split" if k.startswith("historical") else "split_ptlocks"
+    key = "ptltest.split_built" if k.startswith("historical") else "split_ptlocks"
     m = re.search(r"(?:^|\s)%s=(\S+)" % re.escape(key), r["conf"].get("APPEND", ""))
     if "stock-" in k or k == "historical-before":
         mode = "stock"
@@ -290,6 +290,25 @@ def base_diffs(rep, cells, expected):
     return diffs
 
 
+def ptl_diffs(cells, ptl):
+    """2.6.14 cells whose built-in mode is not the lock historical/build.sh ptl
+    found in their kernel's fault path: the page-table page's when split on,
+    the mm's page_table_lock when off or before the series."""
+    took = dict(l.split(": ", 1) for l in ptl if ": " in l)
+    diffs = []
+    for r in cells:
+        k = r["conf"].get("KERNEL", "")
+        if r.get("skip") or not k.startswith("historical"):
+            continue
+        mode = cell_mode(r)
+        want = "->private" if mode == "on" else "page_table_lock"
+        if want not in took.get(k, ""):
+            diffs.append({"kind": "ptl", "test": "fault path lock", "mode": mode,
+                          "sides": {r["cell"]: took.get(k, "no historical/build.sh ptl line for %s" % k)},
+                          "logs": []})
+    return diffs
+
+
 def cell_row(r):
     cmd = r.get("cmdline", "")
     args = cmd.split(" ", 1)[1] if " " in cmd else r["conf"].get("APPEND", "")
@@ -344,7 +363,7 @@ def code(lines):
     return ["    " + l for l in lines]
 
 
-def markdown(rep, diffs, failing, skips, cells, lock, png):
+def markdown(rep, diffs, failing, skips, cells, lock, png, ptl=()):
     md = ["# Differential report", ""]
     md.append("The same suite booted in %d cells (kernel, vCPUs, `split_ptlocks=` mode; "
               "[Cells](#cells)), %d tests. A difference is a test whose verdict, digest "
@@ -356,7 +375,10 @@ def markdown(rep, diffs, failing, skips, cells, lock, png):
         md.append("None: every test got the same verdict in every cell that ran it, "
                   "and the same digest in every cell with the same guest memory.")
     for d in diffs:
-        if d["kind"] == "base":
+        if d["kind"] == "ptl":
+            md.append("- **%s**: built %s, but the fault path takes: %s" % (
+                d["test"], d["mode"], ", ".join("%s `%s`" % i for i in sorted(d["sides"].items()))))
+        elif d["kind"] == "base":
             md.append("- **%s**: SKIP on one base, ok on another, in %s cells, and not "
                       "declared in testvm/base-differences.txt: %s" % (
                           d["test"], d["mode"],
@@ -451,6 +473,12 @@ def markdown(rep, diffs, failing, skips, cells, lock, png):
             md.append("| " + " | ".join(str(x) for x in row) + " |")
     else:
         md.append("No cell has `%s` figures (no lock_stat kernel ran it): no plot." % LOCKSTAT)
+    if ptl:
+        md += ["", "2.6.14 has no lock_stat. The lock its fault path takes, as the "
+               "preprocessor spells it for each 2.6.14 kernel built "
+               "(`historical/build.sh ptl`): the page-table page's `private` "
+               "when split, the mm's `page_table_lock` otherwise.", "", "```"]
+        md += list(ptl) + ["```"]
     md += ["", "## Cells", "",
            "| cell | kernel | vCPUs | MEM | command line | mode seen | result |",
            "|---|---|---|---|---|---|---|"]
@@ -488,13 +516,16 @@ def main():
     rep = Report(cells, ktap.RUNS, args.out)
     diffs, failing = rep.differences()
     diffs += base_diffs(rep, cells, expected_base_diffs())
+    ptl_file = os.path.join(args.results, "historical-ptl.txt")
+    ptl = open(ptl_file).read().splitlines() if os.path.exists(ptl_file) else []
+    diffs += ptl_diffs(cells, ptl)
     skips = rep.skips()
     lock = rep.lockstat()
     png = plot(lock, args.out) if lock else None
     broken = [r for r in rep.ran if r["errors"]]
 
     with open(os.path.join(args.out, "report.md"), "w") as f:
-        f.write(markdown(rep, diffs, failing, skips, cells, lock, png))
+        f.write(markdown(rep, diffs, failing, skips, cells, lock, png, ptl))
     tests = {}
     for test in rep.names:
         tests[test] = {r["cell"]: {"verdict": verdict(r, test),

@@ -10,8 +10,10 @@
 # the split one, the compat flags giving i386 non-PIE gnu89-inline code on
 # this gcc, config stopping with "not a complete kernel tree"; compat.sh not
 # finding its text; a damaged pre-image aborting git am at 0004, named with
-# its failing hunk.  A vanilla 2.6.14 (-hsc0) is taken, compat only, with
-# historical-before its only kernel until historical/port/ has a series.
+# its failing hunk.  A vanilla 2.6.14 (-hsc0, the port's pre-images) is
+# taken: compat, then the port's 14 patches (5 of its own, Hugh Dickins' 9),
+# three kernels; with historical/port/ empty, compat only and
+# historical-before its only kernel.
 # The config step on a make that plays 2.6.14's kconfig: the fragments
 # written into .config survive oldconfig (fed yes ''), a second run does
 # nothing, build names the image, and a symbol the kconfig lacks is named.
@@ -27,10 +29,11 @@ sums() {
 no_copy() {
 	[ ! -e "$T/build/historical/linux" ] || fail "a copy was made for a bad HISTORICAL_SRC"
 }
-# fake_tree DIR: the pre-images of the series and a 2.6.14-like top Makefile,
-# compiler.h and arch/i386/kernel/Makefile
+# fake_tree DIR [--port]: the pre-images of the series (of the port) and a
+# 2.6.14-like top Makefile, compiler.h and arch/i386/kernel/Makefile
 fake_tree() {
-	python3 "$ROOT/historical/check.py" --pre-images "$1" || fail "check.py --pre-images"
+	# shellcheck disable=SC2086  # $2 is one word or none
+	python3 "$ROOT/historical/check.py" ${2:-} --pre-images "$1" || fail "check.py --pre-images"
 	mkdir -p "$1/include/linux" "$1/arch/i386/kernel"
 	printf '%s\n' 'VERSION = 2' 'PATCHLEVEL = 6' 'SUBLEVEL = 14' 'EXTRAVERSION =-rc4-mm1' \
 		'NAME=Affluent Albatross' '' \
@@ -221,28 +224,41 @@ expect_in "$T/out" "plus the 3 patches before it"
 expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" config historical
 expect_in "$T/out" "no prepared tree"
 
-# (e) vanilla 2.6.14 (a vendor's EXTRAVERSION): taken, compat only while
-# historical/port/ holds no series, and only historical-before to build
+# (e) vanilla 2.6.14 (a vendor's EXTRAVERSION): taken, compat, then the
+# port (not its cover letter), three kernels
 rm -rf "$T/src" "$T/build"
-fake_tree "$T/src"
+fake_tree "$T/src" --port
 sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION = -hsc0/' "$T/src/Makefile"
 hist tree "$T/src" >"$T/out" 2>&1 || { cat "$T/out"; fail "tree stage on a vanilla 2.6.14"; }
-if ls "$ROOT"/historical/port/*.patch >/dev/null 2>&1; then
-	expect_in "$T/out" "(vanilla 2.6.14) + compat + "
-else
-	expect_in "$T/out" "linux 2.6.14-hsc0 (vanilla 2.6.14) + compat; historical/port/ holds no series yet"
-	[ "$(BUILD=$T/build "$ROOT/historical/build.sh" kernels)" = historical-before ] ||
-		fail "a vanilla tree without the port gives more than historical-before"
-	expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" config historical
-	expect_in "$T/out" "historical: no series for vanilla 2.6.14 yet (historical/port/)"
-	[ "$(BUILD=$T/build "$ROOT/historical/build.sh" hint historical-off)" = \
-	  "no series for vanilla 2.6.14 yet (historical/port/): only historical-before builds" ] ||
-		fail "the hint of historical-off"
-fi
+expect_in "$T/out" "linux 2.6.14-hsc0 (vanilla 2.6.14) + compat + 14 patches of the port"
+c=$T/build/historical/linux
+[ "$(git -C "$c" log --reverse --format=%an compat.. | uniq -c | awk '{print $1}' | tr '\n' ' ')" = "5 9 " ] ||
+	fail "the copy does not hold the port's 5 patches, then Hugh Dickins' 9"
+[ "$(git -C "$c" log -1 --format=%an)" = "Hugh Dickins" ] || fail "the port does not end with Hugh Dickins' patch"
+[ "$(BUILD=$T/build "$ROOT/historical/build.sh" kernels)" = "historical-before historical historical-off" ] ||
+	fail "a vanilla tree with the port does not give the three kernels"
+# ... and with historical/port/ empty: compat only, historical-before only
+mkdir -p "$T/proj"
+cp -r "$ROOT/historical" "$ROOT/lib" "$T/proj/"
+rm -f "$T/proj/historical/port/"*.patch
+rm -rf "$T/build"
+BUILD=$T/build HISTORICAL_SRC=$T/src "$T/proj/historical/build.sh" tree >"$T/out" 2>&1 ||
+	{ cat "$T/out"; fail "tree stage on a vanilla 2.6.14 without the port"; }
+expect_in "$T/out" "linux 2.6.14-hsc0 (vanilla 2.6.14) + compat; historical/port/ holds no series yet"
+[ "$(BUILD=$T/build "$T/proj/historical/build.sh" kernels)" = historical-before ] ||
+	fail "a vanilla tree without the port gives more than historical-before"
+expect_fail "$T/out" env BUILD="$T/build" "$T/proj/historical/build.sh" config historical
+expect_in "$T/out" "historical: no series for vanilla 2.6.14 yet (historical/port/)"
+[ "$(BUILD=$T/build "$T/proj/historical/build.sh" hint historical-off)" = \
+  "no series for vanilla 2.6.14 yet (historical/port/): only historical-before builds" ] ||
+	fail "the hint of historical-off"
 
 # (f) the config step, with a make that plays 2.6.14's kconfig: allnoconfig
 # writes every symbol it knows off, oldconfig keeps each known symbol's last
-# line (with yes '' on its input) and drops the unknown; bzImage makes a file
+# line (with yes '' on its input) and drops the unknown; bzImage makes a file;
+# mm/memory.i copies $T/memory.i, from which the ptl step reads the fault
+# path's lock: handle_pte_fault's ptl (spread over lines, a ';' inside), or
+# __handle_mm_fault's spin_lock before the series, or an error
 mkdir -p "$T/src/scripts/kconfig" "$T/src/arch/i386"
 : >"$T/src/scripts/kconfig/Makefile"
 : >"$T/src/arch/i386/Kconfig"
@@ -251,7 +267,7 @@ hist tree "$T/src" >"$T/out" 2>&1 || { cat "$T/out"; fail "tree stage for the co
 known=$(grep -hoE '^(# )?CONFIG_[A-Za-z0-9_]+' "$ROOT"/historical/configs/*.config | sed 's/^# //' | sort -u)
 cat >"$T/make" <<MAKE
 #!/bin/sh
-for a; do case \$a in O=*) o=\${a#O=} ;; allnoconfig|oldconfig|bzImage) t=\$a ;; esac; done
+for a; do case \$a in O=*) o=\${a#O=} ;; allnoconfig|oldconfig|bzImage|mm/memory.i) t=\$a ;; esac; done
 case \$t in
 allnoconfig) for k in \$(cat "$T/known"); do echo "# \$k is not set"; done >"\$o/.config" ;;
 oldconfig)
@@ -262,6 +278,7 @@ oldconfig)
 	     END { for (s in v) print v[s] }' "$T/known" "\$o/.config" >"\$o/.config.new"
 	mv "\$o/.config.new" "\$o/.config" ;;
 bzImage) mkdir -p "\$o/arch/i386/boot" && echo image >"\$o/arch/i386/boot/bzImage" ;;
+mm/memory.i) mkdir -p "\$o/mm" && cp "$T/memory.i" "\$o/mm/memory.i" ;;
 esac
 MAKE
 chmod +x "$T/make"
@@ -278,6 +295,22 @@ grep -q '^CONFIG_SPLIT_PTLOCK_CPUS=' "$o" && fail "the before kernel was given t
 cfg config historical-before >"$T/out" 2>&1 && expect_in "$T/out" "config of historical-before up to date"
 [ "$(cfg build historical-before)" = "$T/build/kernel/historical-before/arch/i386/boot/bzImage" ] ||
 	fail "build does not name the image"
+# the lock of the fault path, split and before the series
+printf '%s\n' 'static inline int handle_pte_fault(struct mm_struct *mm,' ' pte_t *pte, pmd_t *pmd)' '{' \
+	' spinlock_t *ptl;' ' ptl = ({(void)(mm); ((spinlock_t *)&((((mem_map +' \
+	'   ((*(pmd)).pmd >> 12))))->private));});' ' spin_lock(ptl);' '}' >"$T/memory.i"
+[ "$(cfg ptl historical-before)" = \
+  "historical-before: handle_pte_fault: ptl = ({(void)(mm); ((spinlock_t *)&((((mem_map + ((*(pmd)).pmd >> 12))))->private));});" ] ||
+	fail "ptl: the split lock of handle_pte_fault"
+printf '%s\n' 'static inline int handle_pte_fault(struct mm_struct *mm)' '{' ' return 0;' '}' \
+	'int __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct * vma,' \
+	'  unsigned long address, int write_access)' '{' ' pgd = pgd_offset(mm, address);' \
+	' _spin_lock(&mm->page_table_lock);' '}' >"$T/memory.i"
+[ "$(cfg ptl historical-before)" = "historical-before: __handle_mm_fault: _spin_lock(&mm->page_table_lock);" ] ||
+	fail "ptl: the lock of __handle_mm_fault"
+printf '%s\n' 'int other(void)' '{' ' return 0;' '}' >"$T/memory.i"
+expect_fail "$T/out" cfg ptl historical-before
+expect_in "$T/out" "no lock found in the fault path of historical-before"
 # a symbol this kconfig does not know: named, the config not taken
 grep -vx CONFIG_SYSCTL "$T/known" >"$T/known.new" && mv "$T/known.new" "$T/known"
 rm -rf "$T/build/kernel"
