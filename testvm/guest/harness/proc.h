@@ -23,13 +23,16 @@ static int read_file(const char *path, char *buf, int size)
 
 /*
  * Value of "key=" on the kernel command line (/proc/cmdline, which 2.6.14
- * has too), copied into buf; NULL if absent.
+ * has too), copied into buf; NULL if absent.  The last one wins, as for the
+ * kernel's own parameters: what a run adds after a cell's arguments (make
+ * torture's time bound) overrides them.
  */
 static const char *cmdline_arg(const char *key, char *buf, int size)
 {
 	static char cmdline[1024];
 	int klen = strlen(key);
 	char *p = cmdline;
+	const char *found = NULL;
 	int i;
 
 	if (!cmdline[0] && read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
@@ -40,14 +43,14 @@ static const char *cmdline_arg(const char *key, char *buf, int size)
 			for (i = 0; i < size - 1 && p[i] > ' '; i++)
 				buf[i] = p[i];
 			buf[i] = 0;
-			return buf;
+			found = buf;
 		}
 		while (*p > ' ')		/* to the next blank (space, tab, newline) */
 			p++;
 		while (*p && *p <= ' ')
 			p++;
 	}
-	return NULL;
+	return found;
 }
 
 /* The value in kB of one /proc/meminfo line ("MemFree"), or 0. */
