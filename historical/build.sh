@@ -10,7 +10,7 @@
 #                    historical/patches/000[1-9]-*.patch
 #   2.6.14           vanilla 2.6.14 (also with a vendor's EXTRAVERSION, such
 #                    as -hsc0; not -rc, -mm or -git): the series is the port,
-#                    historical/port/00[01][0-9]-*.patch (not its cover letter)
+#                    historical/port/*.patch but its cover letter
 #
 #   tree    check HISTORICAL_SRC, copy its files (not its .git) to
 #           $BUILD/historical/linux, commit them as the base, commit
