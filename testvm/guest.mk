@@ -42,14 +42,15 @@ $(GUEST)/.headers: $(TREE_STAMP)
 	$(MAKE) -C $(TREE) O=$(UAPI) ARCH=i386 headers
 	touch $@
 
+# klog-bad.txt's lines as C arrays: klog_bad[] the bad substrings,
+# klog_not_bad[] those of its '!' lines
+c_strings = sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'
 $(GUEST)/klog_bad.h: testvm/klog-bad.txt
 	@mkdir -p $(dir $@)
 	{ echo "static const char *const klog_bad[] = {"; \
-	  grep -v '^[#!]' $< | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'; \
-	  echo "\tNULL"; echo "};"; \
+	  grep -v '^[#!]' $< | $(c_strings); echo "\tNULL"; echo "};"; \
 	  echo "static const char *const klog_not_bad[] = {"; \
-	  sed -n 's/^!//p' $< | sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/\t"&",/'; \
-	  echo "\tNULL"; echo "};"; } >$@
+	  sed -n 's/^!//p' $< | $(c_strings); echo "\tNULL"; echo "};"; } >$@
 
 define guest_prog
 $(GUEST)/bin/%: $(1)/%.c $(GUEST_HDR) $(GUEST)/klog_bad.h $(GUEST)/.headers
