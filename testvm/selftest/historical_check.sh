@@ -54,23 +54,23 @@ pcopy pgood
 pcheck pgood >"$T/out" 2>&1 || { cat "$T/out"; fail "the committed port fails"; }
 
 pcopy pnote
-sed -i 's/^\[ Port to vanilla 2.6.14:/[ Ported:/' "$T/pnote/0012-"*
+sed -i 's/^\[ Port to vanilla 2.6.14:/[ Ported:/' "$T/pnote/"*-mm-split-page-table-lock.patch
 expect_fail "$T/out" pcheck pnote
-expect_in "$T/out" "0012-mm-split-page-table-lock.patch: no '[ Port to vanilla 2.6.14:' note"
+expect_in "$T/out" "-mm-split-page-table-lock.patch: no '[ Port to vanilla 2.6.14:' note"
 
 pcopy pauthor
-sed -i 's/^From: Hugh Dickins <hugh@veritas.com>$/From: Someone Else <hugh@veritas.com>/' "$T/pauthor/0013-"*
+sed -i 's/^From: Hugh Dickins <hugh@veritas.com>$/From: Someone Else <hugh@veritas.com>/' "$T/pauthor/"*-mm-fix-rss-and-mmlist-locking.patch
 expect_fail "$T/out" pcheck pauthor
-expect_in "$T/out" "0013-mm-fix-rss-and-mmlist-locking.patch: Author 'Someone Else', posted 'Hugh Dickins'"
+expect_in "$T/out" "-mm-fix-rss-and-mmlist-locking.patch: Author 'Someone Else', posted 'Hugh Dickins'"
 
 pcopy pown
-sed -i '1,3s/^From: Seed 9cf11ef3 maintainers$/From: Hugh Dickins/' "$T/pown/0004-"*
+sed -i '1,3s/^From: Seed 9cf11ef3 maintainers$/From: Hugh Dickins/' "$T/pown/0001-"*
 expect_fail "$T/out" pcheck pown
 expect_in "$T/out" "the port's own patch is by Hugh Dickins"
 
 pcopy phunk
-sed -i 's/^+ \* The caller needs to hold the pte lock\.$/+ * The caller needs the pte lock./' "$T/phunk/0014-"*
-grep -q 'needs the pte lock' "$T/phunk/0014-"* || fail "could not change 0014's hunk"
+sed -i 's/^+ \* The caller needs to hold the pte lock\.$/+ * The caller needs the pte lock./' "$T/phunk/"*-mm-update-comments-to-pte-lock.patch
+grep -q 'needs the pte lock' "$T/phunk/"*-mm-update-comments-to-pte-lock.patch || fail "could not change the comments patch's hunk"
 expect_fail "$T/out" pcheck phunk
 expect_in "$T/out" "says it applies unchanged, but its hunks of mm/rmap.c differ"
 exit 0

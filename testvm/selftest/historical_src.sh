@@ -11,7 +11,7 @@
 # this gcc, config stopping with "not a complete kernel tree"; compat.sh not
 # finding its text; a damaged pre-image aborting git am at 0004, named with
 # its failing hunk.  A vanilla 2.6.14 (-hsc0, the port's pre-images) is
-# taken: compat, then the port's 14 patches (5 of its own, Hugh Dickins' 9),
+# taken: compat, then the port's patches (its own, then Hugh Dickins' 9),
 # three kernels; with historical/port/ empty, compat only and
 # historical-before its only kernel.
 # The config step on a make that plays 2.6.14's kconfig: the fragments
@@ -230,10 +230,11 @@ rm -rf "$T/src" "$T/build"
 fake_tree "$T/src" --port
 sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION = -hsc0/' "$T/src/Makefile"
 hist tree "$T/src" >"$T/out" 2>&1 || { cat "$T/out"; fail "tree stage on a vanilla 2.6.14"; }
-expect_in "$T/out" "linux 2.6.14-hsc0 (vanilla 2.6.14) + compat + 14 patches of the port"
+nport=$(ls "$ROOT"/historical/port/*.patch | grep -vc /0000-)
+expect_in "$T/out" "linux 2.6.14-hsc0 (vanilla 2.6.14) + compat + $nport patches of the port"
 c=$T/build/historical/linux
-[ "$(git -C "$c" log --reverse --format=%an compat.. | uniq -c | awk '{print $1}' | tr '\n' ' ')" = "5 9 " ] ||
-	fail "the copy does not hold the port's 5 patches, then Hugh Dickins' 9"
+[ "$(git -C "$c" log --reverse --format=%an compat.. | uniq -c | awk '{print $1}' | tr '\n' ' ')" = "$((nport - 9)) 9 " ] ||
+	fail "the copy does not hold the port's $((nport - 9)) patches, then Hugh Dickins' 9"
 [ "$(git -C "$c" log -1 --format=%an)" = "Hugh Dickins" ] || fail "the port does not end with Hugh Dickins' patch"
 [ "$(BUILD=$T/build "$ROOT/historical/build.sh" kernels)" = "historical-before historical historical-off" ] ||
 	fail "a vanilla tree with the port does not give the three kernels"
