@@ -2,24 +2,30 @@
 /*
  * truncate_unmap - truncation racing munmap and exit over the same page
  * tables.  A 4 MiB file on tmpfs (ramfs where tmpfs cannot be mounted) has
- * its lower half written with the pattern.  Six processes map the whole file
- * MAP_SHARED, over and over, touch the lower half (a read of each page and a
- * write of its first word back) and then let the mapping go: three by
- * munmap(), three by a child that exits with the mapping in place.  Between
- * the two, their page table is freed (free_pgtables()), while the parent
+ * its lower half written with the pattern.  Six processes map the whole file,
+ * over and over, touch the lower half and then let the mapping go: three by
+ * munmap(), three by a child that exits with the mapping in place.  Two map
+ * it MAP_SHARED and write each page's first word back; four map it
+ * MAP_PRIVATE and write every eighth word of each page with a pattern of
+ * their own (copy-on-write: anonymous pages among the file's).  Between map
+ * and unmap their page table is freed (free_pgtables()), while the parent
  * shrinks the file to its lower half and grows it back, again and again:
  * each shrink walks every mapping's page table for the upper half
  * (unmap_mapping_range() through i_mmap, with no mmap_sem), and must never
  * meet a table that munmap or exit is freeing.  In 2.6.14 that order was
  * kept by page_table_lock; after the split, by unlinking the vma from
- * i_mmap before its tables are freed.
+ * i_mmap before its tables are freed.  A freed table that truncation still
+ * zaps shows in the data: reused as another mapper's page table, its
+ * private pages are unmapped and read back as the file's; reused as one of
+ * their private pages, words of it are cleared.
  *
  * Exercises: truncation against munmap and exit: 6 processes map a 4 MiB
- *   shared tmpfs file, touch its lower half and unmap it or exit, in a loop,
- *   while the parent shrinks the file to that half and grows it back
- * Invariant: every page of the lower half holds its pattern in every view,
- *   every round; every mapper ends with status 0; the file read back holds
- *   the lower half's pages and zeroes above
+ *   tmpfs file (2 shared, 4 private with copy-on-write pages), touch its
+ *   lower half and unmap it or exit, in a loop, while the parent shrinks the
+ *   file to that half and grows it back
+ * Invariant: every page of the lower half holds the file's pattern, and a
+ *   private mapper's own words, in every view, every round; every mapper ends
+ *   with status 0; the file read back holds the lower half and zeroes above
  */
 #include "harness.h"
 
@@ -30,6 +36,8 @@
 #define KEEP		(PAGES / 2)	/* never truncated */
 #define SIZE		(PAGES * PAGE_SIZE)
 #define NMAPPERS	6		/* even: munmap, odd: exit */
+#define NSHARED		2		/* mappers 0, 1: MAP_SHARED; the rest private */
+#define STRIDE		8		/* a private mapper writes word 0 of each 8 */
 #define DEF_MS		5000
 
 struct shared {
@@ -43,34 +51,53 @@ struct shared {
 static struct shared *sh;
 static int fd;
 
+/* Note the first bad word of the lower half: page p, word w. */
+static int bad(int id, unsigned long p, int w)
+{
+	sh->bad_page[id] = p;
+	sh->bad_word[id] = w;
+	return 1;
+}
+
 /*
- * Map the file, check and touch its lower half.  Every page's first word is
- * checked and written back (a write fault on it); one page a round, turning,
- * is checked whole.  Returns the mapping, or NULL with the bad page noted.
+ * What word w of page p holds in mapper id's view: a private mapper's own
+ * pattern (seeded by its id) on every STRIDE-th word, the file's elsewhere.
+ */
+static unsigned int expect(int id, unsigned long p, unsigned int w)
+{
+	if (id >= NSHARED && w % STRIDE == 0)
+		return pattern(SEED ^ (0x100u * (id + 1)), p, w);
+	return pattern(SEED, p, w);
+}
+
+/*
+ * Map the file, check and touch its lower half: the shared mappers write
+ * each page's first word back, the private ones their own words (a
+ * copy-on-write fault on each page); then every page is checked, on every
+ * STRIDE-th word and the word after it, and one page a round, turning, whole.
+ * Returns the mapping, or NULL with the bad page noted.
  */
 static unsigned char *map_and_touch(int id, unsigned long round)
 {
-	unsigned char *map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	unsigned int d = DIGEST_INIT, *w;
+	int share = id < NSHARED ? MAP_SHARED : MAP_PRIVATE;
+	unsigned char *map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, share, fd, 0);
 	unsigned long p, whole = round % KEEP;
-	int bad;
+	unsigned int *page, w;
 
 	if (map == MAP_FAILED)
 		fail("mapper %d: mmap: errno %d", id, errno);
 	for (p = 0; p < KEEP; p++) {
-		w = (unsigned int *)(map + p * PAGE_SIZE);
-		if (*w != pattern(SEED, p, 0)) {
-			sh->bad_page[id] = p;
-			sh->bad_word[id] = 0;
+		page = (unsigned int *)(map + p * PAGE_SIZE);
+		if (page[0] != pattern(SEED, p, 0) && bad(id, p, 0))
 			return NULL;
-		}
-		*w = pattern(SEED, p, 0);
+		for (w = 0; w < (share == MAP_SHARED ? 1 : PAGE_WORDS); w += STRIDE)
+			page[w] = expect(id, p, w);
 	}
-	bad = check_page((unsigned int *)(map + whole * PAGE_SIZE), SEED, whole, &d);
-	if (bad >= 0) {
-		sh->bad_page[id] = whole;
-		sh->bad_word[id] = bad;
-		return NULL;
+	for (p = 0; p < KEEP; p++) {
+		page = (unsigned int *)(map + p * PAGE_SIZE);
+		for (w = 0; w < PAGE_WORDS; w += p == whole ? 1 : STRIDE / 2)
+			if (page[w] != expect(id, p, w) && bad(id, p, w))
+				return NULL;
 	}
 	return map;
 }
@@ -149,9 +176,9 @@ TEST_MAIN()
 		st = reap(pid[i]);
 		maps += sh->rounds[i];
 		if (sh->bad_page[i] >= 0)
-			fail("mapper %d (%s): page %ld word %d wrong in round %lu", i,
-			     i % 2 ? "exit" : "munmap", sh->bad_page[i], sh->bad_word[i],
-			     sh->rounds[i] + 1);
+			fail("mapper %d (%s, %s): page %ld word %d wrong in round %lu", i,
+			     i < NSHARED ? "shared" : "private", i % 2 ? "exit" : "munmap",
+			     sh->bad_page[i], sh->bad_word[i], sh->rounds[i] + 1);
 		if (st)
 			fail("mapper %d (%s) ended with status %d after %lu rounds", i,
 			     i % 2 ? "exit" : "munmap", st, sh->rounds[i]);
