@@ -8,8 +8,8 @@
  * The runner swaps on its disk before the tests (init.c: swap_setup()).  A
  * swap test fails, never skips, when no swap is active.  swap_push() forces
  * the caller's pages out without exceeding RAM + swap: a forked hog touches
- * fresh memory a MiB at a time, letting swap writeback catch up in between,
- * until the swap in use has grown by the pages asked for, and exits.  Reclaim writes out the oldest pages first: those the
+ * fresh memory a MiB at a time until the swap in use has grown by the pages
+ * asked for, and exits.  Reclaim writes out the oldest pages first: those the
  * caller filled before.
  */
 static inline long sys_swapoff(const char *path)
@@ -81,25 +81,6 @@ static unsigned long swap_test_mib(void)
 }
 
 #define HOG_PIECE_MIB	8
-#define HOG_INFLIGHT_KB	1024	/* swap writeback the hog waits for */
-#define HOG_WAIT_MS	2000	/* at most, after each MiB */
-
-/*
- * Let reclaim keep up with the hog: after each MiB it touches, wait while
- * more than HOG_INFLIGHT_KB are being written out (/proc/meminfo's
- * Writeback), HOG_WAIT_MS at most.  Pages under writeback cannot be freed
- * yet; 2.6.14's reclaim, finding nothing else to free, calls the OOM killer
- * on the hog itself (seen at 4 vCPUs under TCG, where the swap disk's writes
- * lag far behind the hog).  Where writeback keeps up, nothing waits.
- */
-static void swap_writeback_wait(void)
-{
-	long waited;
-
-	for (waited = 0; waited < HOG_WAIT_MS &&
-	     (long)meminfo_kb("Writeback") > HOG_INFLIGHT_KB; waited += 10)
-		sleep_ms(10);
-}
 
 /*
  * Fork a hog that touches fresh memory until the swap in use has grown by
@@ -126,7 +107,6 @@ static long swap_push(long want)
 				hog = map_anon(HOG_PIECE_MIB * MiB);
 			for (p = 0; p < MiB; p += PAGE_SIZE)
 				hog[mib % HOG_PIECE_MIB * MiB + p] = 1;
-			swap_writeback_wait();
 			if (swap_used_pages() >= used0 + want ||
 			    (long)meminfo_kb("SwapFree") < floor)
 				exit_group(0);
