@@ -31,8 +31,8 @@
  *               WIFSIGNALED()/WTERMSIG() (ours: nolibc 6.12's are wrong)
  *   result.h    TEST_MAIN(), pass(), fail(), ASSERT(), skip(); test_name
  *   proc.h      read_file(), write_file(), cmdline_arg() (ptltest.* from
- *               the boot line), meminfo_kb(), need_mem_mib() (skips below),
- *               statm_resident(), major_faults(), now_ms(), sleep_ms(),
+ *               the boot line), cmdline_ulong() (a number from it),
+ *               meminfo_kb(), need_mem_mib() (skips below), statm_resident(), major_faults(), now_ms(), sleep_ms(),
  *               map_anon(), map_anon_aligned()
  *   pattern.h   pattern(), fill_page(), fill_pages(), check_page(),
  *               check_pages(), digest_word() from DIGEST_INIT,

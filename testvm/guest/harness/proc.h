@@ -53,6 +53,14 @@ static const char *cmdline_arg(const char *key, char *buf, int size)
 	return found;
 }
 
+/* The number given as "key=" on the kernel command line, or def. */
+static unsigned long cmdline_ulong(const char *key, unsigned long def)
+{
+	char buf[24];
+
+	return cmdline_arg(key, buf, sizeof(buf)) ? (unsigned long)atol(buf) : def;
+}
+
 /* The value in kB of one /proc/meminfo line ("MemFree"), or 0. */
 static unsigned long meminfo_kb(const char *key)
 {

@@ -390,13 +390,6 @@ static int worker(struct thread *t)
 	return 0;
 }
 
-static unsigned long knob(const char *key, unsigned long def)
-{
-	char buf[24];
-
-	return cmdline_arg(key, buf, sizeof(buf)) ? (unsigned long)atol(buf) : def;
-}
-
 TEST_MAIN()
 {
 	unsigned long total = 0, count[NOPS] = { 0 };
@@ -407,14 +400,14 @@ TEST_MAIN()
 	long t0, err, majflt = major_faults();
 	int i, s, st, thp, cut = 0;
 
-	seed = knob("ptltest.seed", DEF_SEED);
-	max_ops = knob("ptltest.torture_ops", DEF_OPS);
-	skip_write = knob("ptltest.torture_skip_write", 0);
-	swap_pressure = knob("ptltest.torture_swap", 1);
+	seed = cmdline_ulong("ptltest.seed", DEF_SEED);
+	max_ops = cmdline_ulong("ptltest.torture_ops", DEF_OPS);
+	skip_write = cmdline_ulong("ptltest.torture_skip_write", 0);
+	swap_pressure = cmdline_ulong("ptltest.torture_swap", 1);
 	if (swap_pressure)
 		swap_device(swapdev, sizeof(swapdev));	/* fails without swap */
 	t0 = now_ms();
-	deadline = t0 + knob("ptltest.torture_ms", DEF_MS);
+	deadline = t0 + cmdline_ulong("ptltest.torture_ms", DEF_MS);
 	res = map_shared(sizeof(*res));
 	th = threads_create(NWORKERS - 1, worker, NULL);
 	region = mmap(NULL, REGION + 4 * MiB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |

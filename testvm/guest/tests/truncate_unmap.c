@@ -138,11 +138,10 @@ TEST_MAIN()
 	unsigned int digest = DIGEST_INIT;
 	pid_t pid[NMAPPERS];
 	int i, w, st, mounted;
-	char arg[24];
 	long t0, ms;
 
 	need_mem_mib(64);
-	ms_max = cmdline_arg("ptltest.truncate_ms", arg, sizeof(arg)) ? atol(arg) : DEF_MS;
+	ms_max = cmdline_ulong("ptltest.truncate_ms", DEF_MS);
 	mkdir(DIR, 0755);
 	mounted = mount("tmpfs", DIR, "tmpfs", 0, "size=8m") == 0;
 	fd = open(FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -173,18 +172,19 @@ TEST_MAIN()
 	} while (ms < (long)ms_max);
 	sh->stop = 1;
 	for (i = 0; i < NMAPPERS; i++) {
+		const char *how = i % 2 ? "exit" : "munmap";
+
 		st = reap(pid[i]);
 		maps += sh->rounds[i];
 		if (sh->bad_page[i] >= 0)
 			fail("mapper %d (%s, %s): page %ld word %d wrong in round %lu", i,
-			     i < NSHARED ? "shared" : "private", i % 2 ? "exit" : "munmap",
+			     i < NSHARED ? "shared" : "private", how,
 			     sh->bad_page[i], sh->bad_word[i], sh->rounds[i] + 1);
 		if (st)
 			fail("mapper %d (%s) ended with status %d after %lu rounds", i,
-			     i % 2 ? "exit" : "munmap", st, sh->rounds[i]);
+			     how, st, sh->rounds[i]);
 		if (!sh->rounds[i])
-			fail("mapper %d (%s) did not finish one round in %ld ms", i,
-			     i % 2 ? "exit" : "munmap", ms);
+			fail("mapper %d (%s) did not finish one round in %ld ms", i, how, ms);
 	}
 
 	lseek(fd, 0, SEEK_SET);
