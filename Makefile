@@ -39,7 +39,7 @@ cell_full   = $(filter full,$(call cell_field,$(1),3))
 cell_base   = $(call cell_field,$(1),4)
 all_cells = $(foreach w,$(CELL_TABLE),$(firstword $(subst =, ,$(w))))
 # those of the bases chosen, then the 2005 kernel's
-base_cells = $(foreach b,$(BASES) 2.6.14,$(foreach c,$(all_cells),$(if $(filter $(b),$(call cell_base,$(c))),$(c))))
+base_cells = $(foreach b,$(BASES) 2.6.14 2.6.15,$(foreach c,$(all_cells),$(if $(filter $(b),$(call cell_base,$(c))),$(c))))
 CELLS     := $(or $(CELLS),$(strip $(foreach c,$(base_cells),$(if $(call cell_full,$(c)),,$(c)))))
 HISTORICAL_HINT := $(shell historical/build.sh hint)
 include testvm/vars.mk
@@ -47,7 +47,7 @@ include testvm/vars.mk
 # historical* are the 2.6.14 kernels 'make historical' builds, not kbuild.sh's
 KERNELS   := $(filter-out historical%,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
 # the bases whose trees the kernels need, and the guest's
-TREE_BASES := $(sort $(firstword $(BASES)) $(filter-out 2.6.14,$(foreach c,$(CELLS),$(call cell_base,$(c)))))
+TREE_BASES := $(sort $(firstword $(BASES)) $(filter-out 2.6.14 2.6.15,$(foreach c,$(CELLS),$(call cell_base,$(c)))))
 HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical%,$(call cell_kernel,$(c))),$(c))))
 
 # Debian packages the project uses (--no-install-recommends).
@@ -115,7 +115,9 @@ help:
 	@echo "               copy it, compat fixes; build 2.6.14 before the split, and"
 	@echo "               after it (the series of the tree's kind: historical/patches"
 	@echo "               on -rc4-mm1, historical/port on 2.6.14) with the split on"
-	@echo "               and off; boot $(HISTORICAL_CELLS)"
+	@echo "               and off; with HISTORICAL_2615_SRC=/path/to/linux-2.6.15 also"
+	@echo "               2.6.15 as released, the mainline reference (either tree"
+	@echo "               or both); boot $(HISTORICAL_CELLS)"
 	@echo "               (HISTORICAL_CC=gcc HISTORICAL_MAKE=make)"
 	@echo "make historical-check  the 2005 series in historical/patches and its port"
 	@echo "               in historical/port: mail format, authorship and notes,"
@@ -196,7 +198,8 @@ report-example:
 	@[ ! -f $(B)/report/report.png ] || cp $(B)/report/report.png docs/img/report-example.png
 	@echo "docs/report-example.md, docs/img/report-example.png"
 
-# The 2.6.14 kernels from HISTORICAL_SRC (historical/build.sh), booted with the
+# The 2.6.14 kernels from HISTORICAL_SRC and 2.6.15's from HISTORICAL_2615_SRC
+# (historical/build.sh; either or both), booted with the
 # same initramfs; the table then holds every cell run so far, so that its
 # verdicts and digests sit next to the modern kernels', and so does the report.
 historical: $(if $(EXTRA)$(RUN),extra-check) guest

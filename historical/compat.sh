@@ -3,10 +3,10 @@
 #
 # compat.sh TREE
 #
-# Make a 2.6.14 tree buildable with today's make and gcc: the source half of
-# the compat step of 'make historical' (the compiler flags are the other
-# half, in build.sh).  Not part of the 2005 series: build.sh commits what
-# this does as its own commit, before the series is applied.
+# Make a 2.6.14 or 2.6.15 tree buildable with today's make and gcc: the
+# source half of the compat step of 'make historical' (the compiler flags
+# are the other half, in build.sh).  Not part of the 2005 series: build.sh
+# commits what this does as its own commit, before any series is applied.
 #
 #   1. make >= 3.82 rejects a rule that mixes a pattern and a plain target:
 #      the top Makefile's "config %config:" (and "/ %/:", where there is
@@ -21,10 +21,25 @@
 #      "kernel BUG at mm/page_alloc.c:289"): "+m", read and written.
 #   5. include/asm-i386/posix_types.h: __FD_SET and __FD_CLR, the same
 #      pattern (btsl/btrl on an "=m" operand): "+m".
+#   6. A tree that arrived configured (a vendor's import does: the public
+#      2.6.15 one came configured for MIPS) loses that configuration, as
+#      make mrproper would: .config, .config.old, include/asm,
+#      include/config/ and include/linux/autoconf.h, where there are any.
+#   7. A vendor's build hooks, where there are any (the public 2.6.15 tree
+#      is the Syabas/Sigma Designs SMP86xx import of 2.6.15; its changes
+#      outside the build files are under CONFIG_TANGOX*):
+#      a. the top Makefile includes the vendor's kconfig from outside the
+#         tree ("include $(RUA_DIR)/..."): the line goes;
+#      b. usr/Makefile stops unless gawk is installed (its dev kit's
+#         check; the build uses no gawk here): the check goes;
+#      c. drivers/char/Kconfig defaults the TANGOX_IR, TANGOX_FIP and
+#         TANGOX_SCARD drivers to m on every architecture (built in under
+#         allnoconfig without modules, and they do not compile for i386):
+#         m only with TANGOX.
 #
-# Every fix must find the text it changes (all are looked for before any is
+# Fixes 1-5 must find the text they change (all are looked for before any is
 # made), and is checked afterwards; otherwise it stops, naming the file and
-# the fix.
+# the fix.  Fixes 6 and 7 are made where their text is found, and checked.
 
 set -eu
 
@@ -109,3 +124,40 @@ sed -i '/bt[sr]l %1,%0": \\$/{n;s/"=m"/"+m"/}' "$pt"
 [ "$(fd_operands '"+m"')" = 2 ] ||
 	die "include/asm-i386/posix_types.h: not changed (fix 5)"
 echo "compat: include/asm-i386/posix_types.h: __FD_SET, __FD_CLR \"=m\" -> \"+m\""
+
+# 6. a configuration the tree arrived with
+for f in .config .config.old include/asm include/config include/linux/autoconf.h; do
+	if [ -e "$t/$f" ] || [ -L "$t/$f" ]; then
+		rm -rf "${t:?}/$f"
+		echo "compat: $f: removed (the tree arrived configured)"
+	fi
+done
+
+# 7a. a vendor's include from outside the tree
+if grep -q '^include $(RUA_DIR)/' "$mk"; then
+	sed -i '/^include $(RUA_DIR)\//d' "$mk"
+	! grep -q '^include $(RUA_DIR)/' "$mk" || die "Makefile: vendor include not removed (fix 7a)"
+	echo "compat: Makefile: the vendor's 'include \$(RUA_DIR)/...' removed"
+fi
+
+# 7b. a vendor's gawk check: from its first line to the endif closing it
+um=$t/usr/Makefile
+if [ -f "$um" ] && grep -q '^is_gawk_installed :=' "$um"; then
+	awk '/^is_gawk_installed :=/ { skip = 1 } !skip { print } skip && /^endif/ { skip = 0 }' \
+		"$um" >"$um.compat"
+	mv "$um.compat" "$um"
+	! grep -q 'gawk' "$um" || die "usr/Makefile: gawk check not removed (fix 7b)"
+	echo "compat: usr/Makefile: the vendor's gawk check removed"
+fi
+
+# 7c. a vendor's drivers defaulted on for every architecture
+ck=$t/drivers/char/Kconfig
+if [ -f "$ck" ] && grep -q '^config TANGOX_' "$ck"; then
+	awk '/^config / { tangox = ($2 ~ /^TANGOX_(IR|FIP|SCARD)$/) }
+	tangox && $1 == "default" && $2 == "m" && NF == 2 { sub(/default m$/, "default m if TANGOX") }
+	{ print }' "$ck" >"$ck.compat"
+	mv "$ck.compat" "$ck"
+	[ "$(grep -c 'default m if TANGOX$' "$ck")" = 3 ] ||
+		die "drivers/char/Kconfig: not the three TANGOX drivers made TANGOX-only (fix 7c)"
+	echo "compat: drivers/char/Kconfig: TANGOX_IR, TANGOX_FIP, TANGOX_SCARD default m only with TANGOX"
+fi

@@ -15,7 +15,7 @@
 # empty or "BASE-") and, unless already set: TARBALL, PKG, TREE, STOCK,
 # STAMP, PATCHES, REPORT (where make bench writes its tables).
 # base_of_kernel NAME prints the base a kernel or cell name belongs to
-# ("historical*", the 2005 kernels, are 2.6.14).  These are the only places
+# ("historical*", the 2005 kernels, are 2.6.14; historical-2.6.15 is 2.6.15).  These are the only places
 # that know the naming rule; the Makefile and Python ask them.
 
 BASES="6.1 6.12"
@@ -54,9 +54,13 @@ base_prefix() {
 	[ "$1" = 6.1 ] || echo "$1-"
 }
 
-# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1; "historical-off" -> 2.6.14
+# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1; "historical-off" -> 2.6.14;
+# "historical-2.6.15" -> 2.6.15
 base_of_kernel() {
-	case $1 in historical | historical-*) echo 2.6.14; return ;; esac
+	case $1 in
+	historical-2.6.15) echo 2.6.15; return ;;
+	historical | historical-*) echo 2.6.14; return ;;
+	esac
 	for b in $BASES; do
 		case $1 in "$b"-*) echo "$b"; return ;; esac
 	done

@@ -18,7 +18,7 @@
 #
 # The run describes itself: OUTDIR/cell (the cell file as booted), kernel
 # (the bzImage), cmdline, console.log, qemu.rc.  A historical cell whose
-# 2.6.14 kernel was never built is not booted: OUTDIR/skip says why, the
+# 2.6.14 (or 2.6.15) kernel was never built is not booted: OUTDIR/skip says why, the
 # exit status is 0, and ktap.py reports the cell SKIP.
 #
 #   TIMEOUT    seconds before the guest is killed (default 600)
@@ -77,7 +77,9 @@ if [ ! -f "$kernel" ]; then
 	case $KERNEL in
 	historical*)
 		rm -f "$out/console.log" "$out/cmdline"
-		echo "no 2.6.14 kernel: $("$here/../historical/build.sh" hint "$KERNEL")" >"$out/skip"
+		v=2.6.14
+		[ "$KERNEL" != historical-2.6.15 ] || v=2.6.15
+		echo "no $v kernel: $("$here/../historical/build.sh" hint "$KERNEL")" >"$out/skip"
 		echo "note: $cell: SKIP ($(cat "$out/skip"))"
 		exit 0 ;;
 	esac

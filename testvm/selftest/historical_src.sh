@@ -74,7 +74,7 @@ fake_tree() {
 
 # (a) no tree
 expect_fail "$T/out" hist tree
-expect_in "$T/out" "historical: error: HISTORICAL_SRC is not set: make historical HISTORICAL_SRC="
+expect_in "$T/out" "historical: error: neither HISTORICAL_SRC nor HISTORICAL_2615_SRC is set: make historical HISTORICAL_SRC="
 expect_fail "$T/out" hist tree "$T/nowhere"
 expect_in "$T/out" "HISTORICAL_SRC=$T/nowhere does not exist"
 echo x >"$T/file"
@@ -322,4 +322,91 @@ expect_fail "$T/out" cfg config historical-before
 expect_in "$T/out" "asked for 'CONFIG_SYSCTL=y', got 'CONFIG_SYSCTL absent' (fragments: guest-2.6.14.config )"
 expect_in "$T/out" "did not survive allnoconfig + oldconfig"
 [ ! -f "$T/build/kernel/historical-before/.ptlock-config" ] || fail "a failed config was stamped"
+# (g) 2.6.15, the mainline reference, from HISTORICAL_2615_SRC: the wrong
+# variable or version named; a tree that arrived configured, with a vendor's
+# build hooks (as the public one): copy, compat with fixes 6 and 7 and no
+# series, the source unchanged, historical-2.6.15 among the kernels; its
+# config with a kconfig that keeps a symbol's first line (2.6.15's)
+rm -rf "$T/build" "$T/s15"
+fake_tree "$T/s15" --port
+sed -i 's/^SUBLEVEL = 14$/SUBLEVEL = 15/; s/^EXTRAVERSION =.*/EXTRAVERSION =/' "$T/s15/Makefile"
+h15() {	# STEP: build.sh with HISTORICAL_2615_SRC=$T/s15 alone
+	env BUILD="$T/build" HISTORICAL_2615_SRC="$T/s15" HISTORICAL_MAKE="$T/make" \
+		"$ROOT/historical/build.sh" "$@"
+}
+expect_fail "$T/out" hist tree "$T/s15"
+expect_in "$T/out" "HISTORICAL_SRC=$T/s15 is linux 2.6.15, expected 2.6.14-rc4-mm1 (the posted series) or 2.6.14 (the port); a 2.6.15 tree is HISTORICAL_2615_SRC"
+expect_fail "$T/out" env BUILD="$T/build" HISTORICAL_2615_SRC="$T/src" "$ROOT/historical/build.sh" tree
+expect_in "$T/out" "HISTORICAL_2615_SRC=$T/src is linux 2.6.14-hsc0, expected 2.6.15 (the mainline reference); a 2.6.14 tree is HISTORICAL_SRC"
+sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION =-rc7/' "$T/s15/Makefile"
+expect_fail "$T/out" h15 tree
+expect_in "$T/out" "is linux 2.6.15-rc7, expected 2.6.15"
+sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION =/' "$T/s15/Makefile"
+expect_fail "$T/out" env BUILD="$T/build" "$ROOT/historical/build.sh" tree
+expect_in "$T/out" "neither HISTORICAL_SRC nor HISTORICAL_2615_SRC is set"
+[ ! -e "$T/build/historical/linux-2.6.15" ] || fail "a copy was made for a bad HISTORICAL_2615_SRC"
+echo 'include $(RUA_DIR)/../../vendor/customer/$(customer)/kconfig' >>"$T/s15/Makefile"
+mkdir -p "$T/s15/usr" "$T/s15/drivers/char" "$T/s15/include/config" "$T/s15/include/asm-mips"
+printf '%s\n' 'obj-y := initramfs_data.o' \
+	'is_gawk_installed := $(shell if gawk --version > /dev/null 2>& 1; then echo yes; fi)' \
+	"ifneq '\$(is_gawk_installed)' 'yes'" '$(error Error: gawk not installed.)' 'endif' \
+	'targets += initramfs_data.cpio.gz' >"$T/s15/usr/Makefile"
+for d in IR FIP SCARD; do
+	printf '%s\n' "config TANGOX_$d" "	tristate \"$d\" if TANGOX" '	default m' '	help' '	  x' ''
+done >"$T/s15/drivers/char/Kconfig"
+printf '%s\n' 'config OTHER' '	tristate "other"' '	default m' >>"$T/s15/drivers/char/Kconfig"
+echo 'CONFIG_MIPS=y' >"$T/s15/.config"
+echo '#define CONFIG_MIPS 1' >"$T/s15/include/linux/autoconf.h"
+: >"$T/s15/include/config/tangox.h"
+ln -s asm-mips "$T/s15/include/asm"
+before=$(sums "$T/s15")
+h15 tree >"$T/out" 2>&1 || { cat "$T/out"; fail "tree stage on the fake 2.6.15"; }
+for l in "compat: .config: removed (the tree arrived configured)" \
+	 "compat: include/asm: removed" "compat: include/config: removed" \
+	 "compat: include/linux/autoconf.h: removed" \
+	 "compat: Makefile: the vendor's 'include \$(RUA_DIR)/...' removed" \
+	 "compat: usr/Makefile: the vendor's gawk check removed" \
+	 "compat: drivers/char/Kconfig: TANGOX_IR, TANGOX_FIP, TANGOX_SCARD default m only with TANGOX" \
+	 "linux 2.6.15 (the 2.6.15 reference) + compat"; do
+	expect_in "$T/out" "$l"
+done
+[ "$(sums "$T/s15")" = "$before" ] || fail "HISTORICAL_2615_SRC was modified"
+c=$T/build/historical/linux-2.6.15
+[ "$(git -C "$c" rev-parse HEAD)" = "$(git -C "$c" rev-parse compat)" ] || fail "2.6.15 got commits after compat"
+for f in .config include/asm include/config/tangox.h include/linux/autoconf.h; do
+	git -C "$c" cat-file -e "compat:$f" 2>/dev/null && fail "$f still in the 2.6.15 copy"
+	[ ! -e "$c/$f" ] && [ ! -L "$c/$f" ] || fail "$f still in the 2.6.15 worktree"
+done
+git -C "$c" show compat:Makefile | grep -q 'RUA_DIR' && fail "the vendor include is left"
+git -C "$c" show compat:usr/Makefile | grep -q gawk && fail "the gawk check is left"
+[ "$(git -C "$c" show compat:usr/Makefile | tr '\n' '|')" = 'obj-y := initramfs_data.o|targets += initramfs_data.cpio.gz|' ] ||
+	fail "usr/Makefile: more than the gawk check went"
+[ "$(git -C "$c" show compat:drivers/char/Kconfig | grep -c '^	default m if TANGOX$')" = 3 ] ||
+	fail "the TANGOX drivers are not TANGOX-only"
+git -C "$c" show compat:drivers/char/Kconfig | grep -A2 '^config OTHER' | grep -qx '	default m' ||
+	fail "another driver's default was changed"
+[ "$(h15 kernels)" = historical-2.6.15 ] || fail "kernels of a 2.6.15 copy alone: $(h15 kernels)"
+[ ! -e "$T/build/historical/before" ] || fail "a before worktree for 2.6.15"
+expect_fail "$T/out" h15 config historical-before
+expect_in "$T/out" "no prepared tree at $T/build/historical/linux "
+[ "$(h15 hint historical-2.6.15)" = "make historical HISTORICAL_2615_SRC=/path/to/linux-2.6.15" ] ||
+	fail "the hint of historical-2.6.15"
+# 2.6.15's kconfig keeps a symbol's first line: the fragments' must replace
+# allnoconfig's, not follow them
+mkdir -p "$T/s15/scripts/kconfig" "$T/s15/arch/i386"
+: >"$T/s15/scripts/kconfig/Makefile"
+: >"$T/s15/arch/i386/Kconfig"
+h15 tree >"$T/out" 2>&1 || { cat "$T/out"; fail "second tree stage on the fake 2.6.15"; }
+sed -i 's/if (s in k) v\[s\] = \$0; next/if ((s in k) \&\& !(s in v)) v[s] = $0; next/; s/if (\$2 in k) v\[\$2\] = \$0/if ((\$2 in k) \&\& !(\$2 in v)) v[$2] = $0/' "$T/make"
+grep -q '!(s in v)' "$T/make" || fail "the fake kconfig does not keep the first line"
+echo CONFIG_SYSCTL >>"$T/known"
+h15 config historical-2.6.15 >"$T/out" 2>&1 || { cat "$T/out"; fail "config of historical-2.6.15"; }
+o=$T/build/kernel/historical-2.6.15/.config
+for l in CONFIG_SMP=y CONFIG_NR_CPUS=8 CONFIG_SPLIT_PTLOCK_CPUS=4 CONFIG_SWAP=y; do
+	grep -qxF "$l" "$o" || { cat "$o"; fail "historical-2.6.15: '$l' not in the .config"; }
+done
+# with both trees, the four kernels
+hist tree "$T/src" >"$T/out" 2>&1 || { cat "$T/out"; fail "tree stage on 2.6.14 beside 2.6.15"; }
+[ "$(BUILD=$T/build "$ROOT/historical/build.sh" kernels)" = "historical-before historical historical-off historical-2.6.15" ] ||
+	fail "kernels of both trees: $(BUILD=$T/build "$ROOT/historical/build.sh" kernels)"
 exit 0

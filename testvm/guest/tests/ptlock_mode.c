@@ -7,7 +7,7 @@
  * a split_ptlocks= value the kernel does not know must have been reported
  * as ignored.  Kernels without the series (stock 6.1, 2.6.14) have no such
  * file: skipped, unless the cell expected one.  2.6.14 after the 2005
- * series splits or not as it was built (ptltest.split_built=): no file
+ * series, and 2.6.15, split or not as built (ptltest.split_built=): no file
  * either, skipped; historical/build.sh ptl shows its fault path's lock,
  * and the report holds it against the cell.
  *
@@ -15,7 +15,7 @@
  * Invariant: `/sys/kernel/mm/split_ptlocks` reads the `ptltest.split=` the cell
  *   expects; the boot log has the matching `split_ptlocks: MODE (...)` line; an
  *   unknown `split_ptlocks=` value was reported as ignored. Skipped on kernels
- *   without the series, and on 2.6.14 after it (its split is built in; the
+ *   without the series, and on 2.6.14 after it and 2.6.15 (their split is built in; the
  *   report checks the fault path's lock, `historical/build.sh ptl`)
  */
 #include "harness.h"
@@ -28,7 +28,7 @@ TEST_MAIN()
 
 	if (read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) < 0) {
 		if (cmdline_arg("ptltest.split_built", want, sizeof(want)))
-			skip("2.6.14, split %s as built (NR_CPUS against SPLIT_PTLOCK_CPUS): "
+			skip("2.6.14/2.6.15, split %s as built (NR_CPUS against SPLIT_PTLOCK_CPUS): "
 			     "no /sys/kernel/mm/split_ptlocks; historical/build.sh ptl shows "
 			     "the fault path's lock", want);
 		if (cmdline_arg("ptltest.split", want, sizeof(want)))
