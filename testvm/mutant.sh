@@ -89,6 +89,7 @@ for name in "$@"; do
 		con=$M/runs/$cell/console.log
 		why=$(grep -m1 -E '^# [a-z0-9_.]+: FAIL' "$con" ||
 		      grep -v '^#' "$here/klog-bad.txt" | grep -m1 -F -f - "$con" ||
+		      grep -m1 -E '^(\[ *[0-9.]+\] )? +not ok [0-9]+ ' "$con" ||
 		      grep -m1 -E 'did not finish|kernel panic|plan says' "$log" "$M/$name.table") 2>/dev/null
 		why=$(echo "$why" | sed 's/^\[ *[0-9.]*\] //' | cut -c1-150)
 		echo "mutant $name: caught in $cell: $why"
