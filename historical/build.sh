@@ -331,7 +331,7 @@ config)
 	done
 	for p in .config include/asm; do
 		[ ! -e "$SRC/$p" ] ||
-			die "$SRC has $p: the tree given was configured in; give a clean one (make mrproper there, or unpack it again)"
+			die "$SRC has $p: the copy was configured in place after compat.sh cleaned it; remove $BUILD/historical and run the tree step again"
 	done
 	# shellcheck disable=SC2086
 	stamp=$({ cat $FRAGS; git -C "$SRC" rev-parse HEAD; echo "$HISTORICAL_CC $HISTORICAL_CFLAGS"; } |

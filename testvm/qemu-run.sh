@@ -36,6 +36,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
+. "$here/../modern/base.sh"
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio}
 TIMEOUT=${TIMEOUT:-600}	# make help reads the default here
 
@@ -77,9 +78,7 @@ if [ ! -f "$kernel" ]; then
 	case $KERNEL in
 	historical*)
 		rm -f "$out/console.log" "$out/cmdline"
-		v=2.6.14
-		[ "$KERNEL" != historical-2.6.15 ] || v=2.6.15
-		echo "no $v kernel: $("$here/../historical/build.sh" hint "$KERNEL")" >"$out/skip"
+		echo "no $(base_of_kernel "$KERNEL") kernel: $("$here/../historical/build.sh" hint "$KERNEL")" >"$out/skip"
 		echo "note: $cell: SKIP ($(cat "$out/skip"))"
 		exit 0 ;;
 	esac
