@@ -54,7 +54,7 @@ HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical%,$(cal
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 \
 	     $(addprefix linux-source-,$(TREE_BASES)) \
-	     clang lld llvm \
+	     clang lld llvm binutils-s390x-linux-gnu binutils-sparc64-linux-gnu \
 	     perl sparse python3-ply python3-git gnuplot-nox shellcheck pyflakes3
 
 .PHONY: all help deps tree kernels guest run matrix quick report report-example docs check selftest \
@@ -105,8 +105,11 @@ help:
 	@echo "               (build/report/bench.md, .json, .png)"
 	@echo "make lint      per base: checkpatch --strict on modern/BASE, sparse (C=2) on"
 	@echo "               the files they touch (i386, x86_64, ARM and ppc64le via"
-	@echo "               clang): no new warnings; the KUnit test with KUNIT=m"
-	@echo "               must link"
+	@echo "               clang): no new warnings; every architecture the series"
+	@echo "               touches or that splits locks (x86, arm, arm64, powerpc"
+	@echo "               hash and radix, s390, sparc64, riscv) compiles it and the"
+	@echo "               KUnit test (KUNIT_ALL_TESTS=y) without new warnings; the"
+	@echo "               KUnit test with KUNIT=m must link"
 	@echo "make mutants   plant each bug of testvm/mutants/ in a scratch kernel and"
 	@echo "               boot the tests that must catch it (MUTANTS=...; minutes each)"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"

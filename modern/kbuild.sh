@@ -12,7 +12,9 @@
 #   FLAVOUR   perf or debug: modern/configs/FLAVOUR.config
 #   VARIANT   pae, x86_64, ...: modern/configs/VARIANT.config (x86_64 also
 #             switches ARCH)
-# Fragments: guest.config, then FLAVOUR and VARIANTs, then series.config when
+# Fragments: guest.config, then FLAVOUR and VARIANTs (each followed by
+# configs/BASE/PART.config where the base needs its own spelling of an
+# option), then series.config when
 # the tree carries the series (SERIES_CONFIG=no leaves it out, =known keeps
 # only the options the tree's Kconfig defines: for commits inside the series).
 # KDIR moves the build directories (default $BUILD/kernel).
@@ -55,6 +57,9 @@ for part in $(echo "$parts" | tr '-' ' '); do
 	[ -f "$here/configs/$part.config" ] ||
 		die "no fragment for '$part' of '$name' (modern/configs/$part.config)"
 	frags="$frags $here/configs/$part.config"
+	# what only one base spells this way (a symbol the other lacks)
+	[ ! -f "$here/configs/$kbase/$part.config" ] ||
+		frags="$frags $here/configs/$kbase/$part.config"
 	[ "$part" != x86_64 ] || arch=x86_64
 done
 # the fragments the name stands for (bisect-check.sh stamps its builds with them)

@@ -24,6 +24,13 @@
 #               (xen.config turns both on): hugetlb pmd sharing
 #               (ARCH_WANT_HUGE_PMD_SHARE) is compiled only on x86_64.
 #               A file not checked is named as skipped, with the reason.
+#   arches      every architecture the series touches or that builds split
+#               locks (ARCHES below): its files, the arch's page table lock
+#               users and the KUnit test, turned on by KUNIT_ALL_TESTS=y,
+#               compiled in a defconfig directory under build/lint/arch;
+#               any warning the stock tree lacks fails.  s390 and sparc64
+#               with Debian's cross gcc (cross-gcc.sh), the others with
+#               the host gcc or clang.
 #   kunit=m     the series' KUnit test with KUnit as a module: an i386
 #               kernel with MODULES=y, KUNIT=m and KUNIT_ALL_TESTS=m, as
 #               allmodconfig sets them ([BASE-]perf-kunitm, without
@@ -36,6 +43,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 # canonical paths: sparse names the sources by them in an O= build
 BUILD=$(cd "$BUILD" && pwd -P)
+export BUILD
 . "$here/base.sh"
 base_set "${BASE:-6.1}"
 TREE=$(cd "$TREE" && pwd -P)
@@ -188,6 +196,183 @@ for f in $files; do
 		check "$f" "$kind"
 	done
 done
+
+# Every architecture the series touches or that builds split locks: the
+# series' mm/ files, its arch files of that architecture, the files under
+# arch/SRCARCH/mm that take a page table lock, and the KUnit test, turned
+# on by KUNIT_ALL_TESTS=y as allyesconfig turns it on.  Compiled only (no
+# sparse), in the patched tree; where a file warns, the stock tree is
+# configured the same way and only the warnings it lacks fail.
+#   NAME ARCH COMPILER DEFCONFIG [CONFIG=VALUE...]
+# COMPILER: gcc (the host's), clang (LLVM=1) or a Debian triple
+# (cross-gcc.sh).  x86_64-nosplit is the state patch "let the user choose
+# the split ptlock threshold" opens: THP without split locks.
+ARCHES="i386 i386 gcc i386_defconfig
+x86_64 x86_64 gcc x86_64_defconfig
+x86_64-nosplit x86_64 gcc x86_64_defconfig CONFIG_SPLIT_PTLOCK_CPUS=999999
+arm arm clang vexpress_defconfig CONFIG_ARM_LPAE=y
+arm64 arm64 clang defconfig
+ppc64-hash powerpc clang ppc64le_defconfig CONFIG_PPC_RADIX_MMU=n
+ppc64-radix powerpc clang ppc64le_defconfig CONFIG_PPC_64S_HASH_MMU=n
+s390 s390 s390x-linux-gnu defconfig
+sparc64 sparc64 sparc64-linux-gnu sparc64_defconfig
+riscv riscv clang defconfig"
+# test-only: LINT_PLANT=1 compiles the KUnit test once more on each
+# architecture with an #error forced in (KCFLAGS=-include): each must fail
+PLANT=${LINT_PLANT:-0}
+printf '#error "lint: planted error"\n' >"$tmp/plant.h"
+
+# arch_make DIR NAME ARCH COMPILER ARGS...: make in DIR for that compiler
+# (no standard input: a kconfig prompt must not read the list of arches)
+arch_make() {
+	am_d=$1 am_a=$3 am_cc=$4
+	shift 4
+	case $am_cc in
+	gcc) set -- ARCH="$am_a" "$@" ;;
+	clang) set -- ARCH="$am_a" LLVM=1 "$@" ;;
+	*) set -- ARCH="$am_a" CROSS_COMPILE="$am_cc-" "$@" ;;
+	esac
+	make -s -j"$(nproc)" O="$am_d" "$@" </dev/null
+}
+
+# arch_config TREE DIR NAME ARCH COMPILER DEFCONFIG CONFIG...: configure
+# DIR, unless it was configured so
+arch_config() {
+	t=$1 d=$2 name=$3 a=$4 cc=$5 defc=$6
+	shift 6
+	want="$defc KUNIT=y KUNIT_ALL_TESTS=y TRANSPARENT_HUGEPAGE=y HUGETLBFS=y $*"
+	[ -f "$d/.config" ] && [ "$(cat "$d/.lint-config" 2>/dev/null)" = "$want" ] && return 0
+	rm -rf "$d"
+	mkdir -p "$d"
+	{
+		echo CONFIG_KUNIT=y
+		echo CONFIG_KUNIT_ALL_TESTS=y
+		echo CONFIG_TRANSPARENT_HUGEPAGE=y
+		echo CONFIG_HUGETLBFS=y
+		for c; do echo "$c"; done
+	} >"$d.fragment"
+	(cd "$t" && arch_make "$d" "$name" "$a" "$cc" "$defc") &&
+		"$t/scripts/kconfig/merge_config.sh" -m -O "$d" "$d/.config" "$d.fragment" &&
+		(cd "$t" && arch_make "$d" "$name" "$a" "$cc" olddefconfig) &&
+		(cd "$t" && arch_make "$d" "$name" "$a" "$cc" prepare) || return 1
+	echo "$want" >"$d/.lint-config"
+}
+
+# arch_objs TREE DIR NAME ARCH COMPILER OBJECT...: those of the objects the
+# configuration builds, as kbuild says: a dry run of their directories
+# with KCFLAGS changed lists every object they build (a single-object
+# target is compiled whether the configuration builds it or not)
+arch_objs() {
+	t=$1 d=$2 name=$3 a=$4 cc=$5
+	shift 5
+	dirs=$(for o; do echo "${o%/*}/"; done | sort -u)
+	# shellcheck disable=SC2086
+	(cd "$t" && arch_make "$d" "$name" "$a" "$cc" -n KCFLAGS=-DLINT_LIST $dirs) 2>/dev/null |
+		grep -oE '[A-Za-z0-9_./-]+\.o' | sort -u >"$d.objs" || true
+	for o; do
+		grep -qxF "$o" "$d.objs" && echo "$o"
+	done
+	return 0
+}
+
+# arch_build TREE DIR NAME ARCH COMPILER OBJECT...: compile the objects;
+# prints their warnings and errors, without line numbers, sorted
+arch_build() {
+	t=$1 d=$2 name=$3 a=$4 cc=$5
+	shift 5
+	(cd "$t" && arch_make "$d" "$name" "$a" "$cc" -k "$@") >"$d.log" 2>&1 || true
+	{
+		sed "s|^$t/||" "$d.log" |
+			grep -E '^[^ :]+\.[chS]:[0-9]+:[0-9]+: (warning|error)' |
+			sed -E 's/:[0-9]+:[0-9]+:/:/'
+		for o; do
+			[ -f "$d/$o" ] || echo "$o: error: not compiled ($d.log)"
+		done
+	} | LC_ALL=C sort -u
+}
+
+echo "== every architecture: touched files, page table lock users, the KUnit test"
+mkdir -p "$BUILD/lint/arch"
+series_c=$(echo "$files" | grep -E '^mm/.*\.c$' || true)
+echo "$ARCHES" | while read -r name a cc defc extra; do
+	case $a in
+	i386|x86_64) src=x86 ;;
+	sparc64) src=sparc ;;
+	*) src=$a ;;
+	esac
+	case $cc in
+	gcc|clang)
+		command -v "$cc" >/dev/null ||
+			{ echo "$name: no $cc (make deps installs it)"; echo bad >>"$tmp/arch-bad"; continue; } ;;
+	*)
+		cbin=$("$here/cross-gcc.sh" "$cc" 2>"$tmp/cross.err") ||
+			{ echo "$name: $(cat "$tmp/cross.err")"; echo bad >>"$tmp/arch-bad"; continue; }
+		PATH=$cbin:$PATH ;;
+	esac
+	# shellcheck disable=SC2086
+	objs=$(
+		{
+			echo "$series_c"
+			echo "$files" | grep "^arch/$src/.*\.c$" || true
+			grep -rlE 'pte_lockptr|pmd_lockptr|ptlock_|pte_offset_map_lock|pmd_lock\(|page_table_lock' \
+				"$TREE/arch/$src/mm" --include='*.c' | sed "s|^$TREE/||"
+		} | grep . | sort -u | sed 's/\.c$/.o/'
+	)
+	d=$BUILD/lint/arch/$PRE$name
+	# shellcheck disable=SC2086
+	if ! arch_config "$TREE" "$d" "$name" "$a" "$cc" "$defc" $extra >"$d.config.log" 2>&1; then
+		tail -n 5 "$d.config.log"
+		echo "$name: cannot configure ($defc $extra; $d.config.log)"
+		echo bad >>"$tmp/arch-bad"
+		continue
+	fi
+	if ! grep -q '^CONFIG_SPLIT_PTLOCK_KUNIT_TEST=y' "$d/.config"; then
+		echo "$name: KUNIT_ALL_TESTS=y does not turn the KUnit test on"
+		echo bad >>"$tmp/arch-bad"
+	fi
+	# shellcheck disable=SC2086
+	built=$(arch_objs "$TREE" "$d" "$name" "$a" "$cc" $objs)
+	skipped=$(for o in $objs; do echo "$built" | grep -qxF "$o" || echo "$o"; done | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	arch_build "$TREE" "$d" "$name" "$a" "$cc" $built >"$tmp/arch.warn"
+	added=
+	if [ -s "$tmp/arch.warn" ]; then
+		sd=$BUILD/lint/arch/${PRE}stock-$name
+		# shellcheck disable=SC2086
+		if arch_config "$STOCK" "$sd" "$name" "$a" "$cc" "$defc" $extra >"$sd.config.log" 2>&1; then
+			sobjs=$(for o in $built; do [ ! -f "$STOCK/${o%.o}.c" ] || echo "$o"; done)
+			# shellcheck disable=SC2086
+			arch_build "$STOCK" "$sd" "$name" "$a" "$cc" $sobjs >"$tmp/arch.base"
+		else
+			: >"$tmp/arch.base"
+		fi
+		added=$(LC_ALL=C comm -13 "$tmp/arch.base" "$tmp/arch.warn")
+	fi
+	# shellcheck disable=SC2086
+	set -- $built
+	n=$#
+	thp=$(grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$d/.config" && echo THP || echo "no THP")
+	if [ -n "$added" ]; then
+		echo "$name ($cc, $defc${extra:+ $extra}): warnings or errors the series adds:"
+		echo "$added" | sed 's/^/  /'
+		echo bad >>"$tmp/arch-bad"
+	else
+		echo "$name ($cc, $defc${extra:+ $extra}, $thp): $n files compiled${skipped:+ (not built here: $skipped)}, no new warnings ($(wc -l <"$tmp/arch.warn") in all)"
+	fi
+	if [ "$PLANT" = 1 ]; then
+		if (cd "$TREE" && arch_make "$d" "$name" "$a" "$cc" KCFLAGS="-include $tmp/plant.h" \
+			mm/split_ptlock_kunit.o) >"$d.plant.log" 2>&1; then
+			echo "$name: the planted error was NOT seen"
+			echo bad >>"$tmp/arch-bad"
+		elif grep -q 'lint: planted error' "$d.plant.log"; then
+			echo "$name: the planted error fails the build"
+		else
+			echo "$name: the build failed, but not on the planted error ($d.plant.log)"
+			echo bad >>"$tmp/arch-bad"
+		fi
+	fi
+done
+[ ! -s "$tmp/arch-bad" ] || bad=1
 
 [ "${LINT_KUNITM:-1}" = 0 ] || {
 	echo "== the KUnit test with KUNIT=m"

@@ -61,19 +61,22 @@ static unsigned long cmdline_ulong(const char *key, unsigned long def)
 	return cmdline_arg(key, buf, sizeof(buf)) ? (unsigned long)atol(buf) : def;
 }
 
-/* The value in kB of one /proc/meminfo line ("MemFree"), or 0. */
-static unsigned long meminfo_kb(const char *key)
+/*
+ * The value in kB of one "Key: N kB" line of path ("MemFree" of
+ * /proc/meminfo, "VmPTE" of /proc/PID/status), or 0.
+ */
+static unsigned long proc_kb(const char *path, const char *key)
 {
 	static char buf[2048];
 	char *p = buf;
 	int klen = strlen(key);
 
-	if (read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+	if (read_file(path, buf, sizeof(buf)) < 0)
 		return 0;
 	while (*p) {
 		if (!strncmp(p, key, klen) && p[klen] == ':') {
 			p += klen + 1;
-			while (*p == ' ')
+			while (*p == ' ' || *p == '\t')
 				p++;
 			return atol(p);
 		}
@@ -81,6 +84,11 @@ static unsigned long meminfo_kb(const char *key)
 			;
 	}
 	return 0;
+}
+
+static unsigned long meminfo_kb(const char *key)
+{
+	return proc_kb("/proc/meminfo", key);
 }
 
 /* Skip the test in a guest with less than mib MiB of memory. */

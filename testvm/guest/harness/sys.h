@@ -103,6 +103,11 @@ static inline long sys_mprotect(void *addr, unsigned long len, int prot)
 	return my_syscall3(__NR_mprotect, addr, len, prot);
 }
 
+static inline long sys_memfd_create(const char *name, unsigned int flags)
+{
+	return my_syscall2(__NR_memfd_create, name, flags);
+}
+
 static __attribute__((noreturn)) void exit_group(int status)
 {
 	my_syscall1(__NR_exit_group, status);

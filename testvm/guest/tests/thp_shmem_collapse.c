@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thp_shmem_collapse - a shmem file's small pages collapsed into a huge
+ * page, and the page tables that mapped them retracted, in this process and
+ * in another.  A 2 MiB memfd is written through write(2), so its page cache
+ * holds small pages; a child and this process each map it MAP_SHARED at a
+ * 2 MiB-aligned address and read every page: each has a pte table for it.
+ * Then MADV_COLLAPSE here: collapse_file() makes the huge page
+ * (ShmemHugePages grows by it) and retracts pte tables that map the range:
+ * this process's at once (VmPTE falls by a table).  6.12's
+ * retract_page_tables() clears every mapping's pmd, under the pmd lock with
+ * the table's lock nested unless they are one lock (split_ptlocks=off), so
+ * the child's table goes too; 6.1's leaves other processes to khugepaged.
+ * The child then calls MADV_COLLAPSE itself, which finds the huge page and,
+ * where its table is still there, retracts it (collapse_pte_mapped_thp()):
+ * its VmPTE must then have fallen by a table.  MADV_COLLAPSE collapses
+ * shmem whatever shmem_enabled says, and no mapping is MADV_HUGEPAGE until
+ * then, so khugepaged never races it.  Last, with shmem THP on for
+ * MADV_HUGEPAGE areas (shmem_enabled "advise", restored after), the file
+ * grows by 2 MiB, mapped MADV_HUGEPAGE and written: the first write fault
+ * must make a huge page (ShmemHugePages grows by it again).  Every page
+ * reads right in every view.
+ *
+ * Exercises: shmem collapse (`collapse_file()`, `retract_page_tables()`,
+ *   `collapse_pte_mapped_thp()`): a 2 MiB memfd written by write(2), mapped
+ *   MAP_SHARED and read by a child and by the test, `MADV_COLLAPSE` in the
+ *   test, then in the child; then with `shmem_enabled` "advise" the file
+ *   grown by 2 MiB, mapped `MADV_HUGEPAGE` and written
+ * Invariant: ShmemHugePages grows by 2048 kB; VmPTE of the test falls by at
+ *   least one page table at once, the child's once it has called
+ *   `MADV_COLLAPSE` too (whether it fell before is printed: 6.12 at once,
+ *   6.1 by its own); the write faults of the grown part raise
+ *   ShmemHugePages by another 2048 kB;
+ *   every page reads back the pattern in every mapping; ShmemHugePages back
+ *   to its start once the file is closed.  Skip and `ptltest.thp=1` as
+ *   `thp_mremap`; a kernel with THP but no shmem THP (a page cache without
+ *   PMD-size folios) fails
+ */
+#include "harness.h"
+
+#define SEED		0x5c011a00u
+#define MINE		0x20000000UL	/* 2 MiB-aligned */
+#define CHILDS		0x60000000UL
+#define THIRD		0x90000000UL
+#define MADV_COLLAPSE	25
+#define SHMEM_ENABLED	"/sys/kernel/mm/transparent_hugepage/shmem_enabled"
+
+static unsigned int digest = DIGEST_INIT;
+
+/*
+ * Map the file at addr (MADV_HUGEPAGE if huge), and read and check every
+ * page (inlined: out of line, gcc hands mmap2's number over in %ebp, which
+ * syscalls.sh cannot read)
+ */
+static inline __attribute__((always_inline)) unsigned char *
+map_and_read(int fd, unsigned long addr, int huge, const char *who)
+{
+	unsigned char *m = mmap((void *)addr, HPAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+				fd, 0);
+	unsigned long p;
+
+	if (m == MAP_FAILED || (unsigned long)m != addr)
+		fail("%s: mmap at 0x%lx gave %p (errno %d)", who, addr, m, errno);
+	if (huge && sys_madvise(m, HPAGE, MADV_HUGEPAGE))
+		fail("%s: madvise(MADV_HUGEPAGE): errno %d", who, errno);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		if (check_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p, &digest) >= 0)
+			fail("%s: page %lu wrong", who, p);
+	return m;
+}
+
+/* MADV_COLLAPSE, again while EAGAIN (a page busy for a moment) */
+static long collapse(void *m)
+{
+	long r;
+	int i;
+
+	for (i = 0; (r = sys_madvise(m, HPAGE, MADV_COLLAPSE)) == -EAGAIN && i < 5; i++)
+		sleep_ms(100);
+	return r;
+}
+
+/* The word in brackets of a sysfs choice ("always [advise] never") */
+static void sysfs_choice(const char *path, char *out, int size)
+{
+	char buf[128], *b, *e;
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		fail("cannot read %s", path);
+	b = strchr(buf, '[');
+	e = b ? strchr(b, ']') : NULL;
+	if (!e || e - b - 1 >= size)
+		fail("%s: no [choice] in \"%s\"", path, buf);
+	memcpy(out, b + 1, e - b - 1);
+	out[e - b - 1] = 0;
+}
+
+TEST_MAIN()
+{
+	static unsigned int buf[PAGE_WORDS];
+	char was[16], status[32];
+	unsigned long base, mine_pte, child_pte, huge, p;
+	volatile int *sh;	/* [0] mapped, [1] go, [2] collapsed, [3] its result */
+	unsigned char *m, *third;
+	int fd, st, at_once;
+	long r;
+	pid_t pid;
+
+	thp_enable();
+	/* memfd_create() is newer than 2.6.14, which has no THP either */
+	fd = sys_memfd_create("thp_shmem_collapse", 0);
+	if (fd == -ENOSYS && !cmdline_arg("ptltest.thp", was, sizeof(was)))
+		skip("kernel without memfd_create");
+	if (fd < 0)
+		fail("memfd_create: errno %ld", -(long)fd);
+	sysfs_choice(SHMEM_ENABLED, was, sizeof(was));
+	base = meminfo_kb("ShmemHugePages");
+	for (p = 0; p < HPAGE_PAGES; p++) {
+		fill_page(buf, SEED, p);
+		if (write(fd, buf, PAGE_SIZE) != (ssize_t)PAGE_SIZE)
+			fail("write(2) of page %lu: errno %d", p, errno);
+	}
+	if (meminfo_kb("ShmemHugePages") != base)
+		fail("written as a huge page already: ShmemHugePages %lu kB, was %lu kB",
+		     meminfo_kb("ShmemHugePages"), base);
+
+	sh = map_shared(PAGE_SIZE);
+	pid = fork_child();
+	if (pid == 0) {
+		m = map_and_read(fd, CHILDS, 0, "child");
+		futex_add(&sh[0], 1);
+		futex_wait_for(&sh[1], 1);
+		sh[3] = collapse(m);
+		for (p = 0; p < HPAGE_PAGES; p++)
+			if (check_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p,
+				       &digest) >= 0)
+				exit_group(2);
+		futex_add(&sh[2], 1);
+		futex_wait_for(&sh[1], 2);
+		exit_group(0);
+	}
+	futex_wait_for(&sh[0], 1);
+	m = map_and_read(fd, MINE, 0, "test");
+	strcpy(status, "/proc/");
+	utoa_r(pid, status + strlen(status));
+	strcpy(status + strlen(status), "/status");
+	mine_pte = proc_kb("/proc/self/status", "VmPTE");
+	child_pte = proc_kb(status, "VmPTE");
+	if (!mine_pte || !child_pte)
+		fail("no VmPTE in /proc/self/status or %s", status);
+
+	r = collapse(m);
+	if (r)
+		fail("madvise(MADV_COLLAPSE): %ld", r);
+	if (meminfo_kb("ShmemHugePages") < base + HPAGE / 1024)
+		fail("no collapse: ShmemHugePages %lu kB, was %lu kB",
+		     meminfo_kb("ShmemHugePages"), base);
+	if (proc_kb("/proc/self/status", "VmPTE") + PAGE_SIZE / 1024 > mine_pte)
+		fail("our pte table was not retracted: VmPTE %lu kB, was %lu kB",
+		     proc_kb("/proc/self/status", "VmPTE"), mine_pte);
+	at_once = proc_kb(status, "VmPTE") + PAGE_SIZE / 1024 <= child_pte;
+	futex_add(&sh[1], 1);
+	futex_wait_for(&sh[2], 1);
+	if (proc_kb(status, "VmPTE") + PAGE_SIZE / 1024 > child_pte)
+		fail("the child's pte table was not retracted (its MADV_COLLAPSE: %d): VmPTE %lu kB, was %lu kB",
+		     sh[3], proc_kb(status, "VmPTE"), child_pte);
+	corrupt_if_asked(m + PAGE_SIZE);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		if (check_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p, &digest) >= 0)
+			fail("page %lu wrong after the collapse", p);
+	futex_add(&sh[1], 1);
+	st = reap(pid);
+	if (st)
+		fail("child: status %d (2: a page wrong after the collapse)", st);
+
+	/* shmem THP for MADV_HUGEPAGE areas: a write fault in a hole makes one */
+	if (write_file(SHMEM_ENABLED, "advise") < 0)
+		fail("cannot write advise to %s", SHMEM_ENABLED);
+	huge = meminfo_kb("ShmemHugePages");
+	if (sys_ftruncate(fd, 2 * HPAGE))
+		fail("ftruncate to %lu: errno %d", 2 * HPAGE, errno);
+	third = mmap((void *)THIRD, HPAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, HPAGE);
+	if (third == MAP_FAILED || (unsigned long)third != THIRD)
+		fail("mmap at 0x%lx gave %p (errno %d)", THIRD, third, errno);
+	if (sys_madvise(third, HPAGE, MADV_HUGEPAGE))
+		fail("madvise(MADV_HUGEPAGE): errno %d", errno);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		fill_page((unsigned int *)(third + p * PAGE_SIZE), SEED + 1, p);
+	if (meminfo_kb("ShmemHugePages") < huge + HPAGE / 1024)
+		fail("shmem_enabled advise, MADV_HUGEPAGE: no huge page faulted, ShmemHugePages %lu kB, was %lu kB",
+		     meminfo_kb("ShmemHugePages"), huge);
+	for (p = 0; p < HPAGE_PAGES; p++)
+		if (check_page((unsigned int *)(third + p * PAGE_SIZE), SEED + 1, p, &digest) >= 0)
+			fail("page %lu of the huge page faulted wrong", p);
+	if (write_file(SHMEM_ENABLED, was) < 0)
+		fail("cannot write %s back to %s", was, SHMEM_ENABLED);
+	printf("# %s: shmem_huge_kb=%lu child_retracted=%s child_collapse=%d digest=%08x\n",
+	       test_name, huge - base,
+	       at_once ? "at_once" : "by_its_own", sh[3], digest);
+	if (munmap(m, HPAGE) || munmap(third, HPAGE))
+		fail("munmap: errno %d", errno);
+	close(fd);
+	if (meminfo_kb("ShmemHugePages") != base)
+		fail("file closed, ShmemHugePages %lu kB, was %lu kB",
+		     meminfo_kb("ShmemHugePages"), base);
+	pass();
+}
