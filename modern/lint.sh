@@ -222,52 +222,51 @@ riscv riscv clang defconfig"
 PLANT=${LINT_PLANT:-0}
 printf '#error "lint: planted error"\n' >"$tmp/plant.h"
 
-# arch_make DIR NAME ARCH COMPILER ARGS...: make in DIR for that compiler
-# (no standard input: a kconfig prompt must not read the list of arches)
+# arch_make TREE DIR ARCH COMPILER ARGS...: make of TREE in DIR for that
+# compiler (no standard input: a kconfig prompt must not read the list of
+# arches)
 arch_make() {
-	am_d=$1 am_a=$3 am_cc=$4
+	am_t=$1 am_d=$2 am_a=$3 am_cc=$4
 	shift 4
 	case $am_cc in
 	gcc) set -- ARCH="$am_a" "$@" ;;
 	clang) set -- ARCH="$am_a" LLVM=1 "$@" ;;
 	*) set -- ARCH="$am_a" CROSS_COMPILE="$am_cc-" "$@" ;;
 	esac
-	make -s -j"$(nproc)" O="$am_d" "$@" </dev/null
+	make -s -j"$(nproc)" -C "$am_t" O="$am_d" "$@" </dev/null
 }
 
-# arch_config TREE DIR NAME ARCH COMPILER DEFCONFIG CONFIG...: configure
-# DIR, unless it was configured so
+# what every architecture directory has on top of its defconfig
+ARCH_CONFIG="CONFIG_KUNIT=y CONFIG_KUNIT_ALL_TESTS=y CONFIG_TRANSPARENT_HUGEPAGE=y CONFIG_HUGETLBFS=y"
+
+# arch_config TREE DIR ARCH COMPILER DEFCONFIG CONFIG...: configure DIR,
+# unless it was configured so
 arch_config() {
-	t=$1 d=$2 name=$3 a=$4 cc=$5 defc=$6
-	shift 6
-	want="$defc KUNIT=y KUNIT_ALL_TESTS=y TRANSPARENT_HUGEPAGE=y HUGETLBFS=y $*"
+	t=$1 d=$2 a=$3 cc=$4 defc=$5
+	shift 5
+	want="$defc $ARCH_CONFIG $*"
 	[ -f "$d/.config" ] && [ "$(cat "$d/.lint-config" 2>/dev/null)" = "$want" ] && return 0
 	rm -rf "$d"
 	mkdir -p "$d"
-	{
-		echo CONFIG_KUNIT=y
-		echo CONFIG_KUNIT_ALL_TESTS=y
-		echo CONFIG_TRANSPARENT_HUGEPAGE=y
-		echo CONFIG_HUGETLBFS=y
-		for c; do echo "$c"; done
-	} >"$d.fragment"
-	(cd "$t" && arch_make "$d" "$name" "$a" "$cc" "$defc") &&
+	# shellcheck disable=SC2086
+	printf '%s\n' $ARCH_CONFIG "$@" >"$d.fragment"
+	arch_make "$t" "$d" "$a" "$cc" "$defc" &&
 		"$t/scripts/kconfig/merge_config.sh" -m -O "$d" "$d/.config" "$d.fragment" &&
-		(cd "$t" && arch_make "$d" "$name" "$a" "$cc" olddefconfig) &&
-		(cd "$t" && arch_make "$d" "$name" "$a" "$cc" prepare) || return 1
+		arch_make "$t" "$d" "$a" "$cc" olddefconfig &&
+		arch_make "$t" "$d" "$a" "$cc" prepare || return 1
 	echo "$want" >"$d/.lint-config"
 }
 
-# arch_objs TREE DIR NAME ARCH COMPILER OBJECT...: those of the objects the
+# arch_objs TREE DIR ARCH COMPILER OBJECT...: those of the objects the
 # configuration builds, as kbuild says: a dry run of their directories
 # with KCFLAGS changed lists every object they build (a single-object
 # target is compiled whether the configuration builds it or not)
 arch_objs() {
-	t=$1 d=$2 name=$3 a=$4 cc=$5
-	shift 5
+	t=$1 d=$2 a=$3 cc=$4
+	shift 4
 	dirs=$(for o; do echo "${o%/*}/"; done | sort -u)
 	# shellcheck disable=SC2086
-	(cd "$t" && arch_make "$d" "$name" "$a" "$cc" -n KCFLAGS=-DLINT_LIST $dirs) 2>/dev/null |
+	arch_make "$t" "$d" "$a" "$cc" -n KCFLAGS=-DLINT_LIST $dirs 2>/dev/null |
 		grep -oE '[A-Za-z0-9_./-]+\.o' | sort -u >"$d.objs" || true
 	for o; do
 		grep -qxF "$o" "$d.objs" && echo "$o"
@@ -275,12 +274,12 @@ arch_objs() {
 	return 0
 }
 
-# arch_build TREE DIR NAME ARCH COMPILER OBJECT...: compile the objects;
-# prints their warnings and errors, without line numbers, sorted
+# arch_build TREE DIR ARCH COMPILER OBJECT...: compile the objects; prints
+# their warnings and errors, without line numbers, sorted
 arch_build() {
-	t=$1 d=$2 name=$3 a=$4 cc=$5
-	shift 5
-	(cd "$t" && arch_make "$d" "$name" "$a" "$cc" -k "$@") >"$d.log" 2>&1 || true
+	t=$1 d=$2 a=$3 cc=$4
+	shift 4
+	arch_make "$t" "$d" "$a" "$cc" -k "$@" >"$d.log" 2>&1 || true
 	{
 		sed "s|^$t/||" "$d.log" |
 			grep -E '^[^ :]+\.[chS]:[0-9]+:[0-9]+: (warning|error)' |
@@ -320,7 +319,7 @@ echo "$ARCHES" | while read -r name a cc defc extra; do
 	)
 	d=$BUILD/lint/arch/$PRE$name
 	# shellcheck disable=SC2086
-	if ! arch_config "$TREE" "$d" "$name" "$a" "$cc" "$defc" $extra >"$d.config.log" 2>&1; then
+	if ! arch_config "$TREE" "$d" "$a" "$cc" "$defc" $extra >"$d.config.log" 2>&1; then
 		tail -n 5 "$d.config.log"
 		echo "$name: cannot configure ($defc $extra; $d.config.log)"
 		echo bad >>"$tmp/arch-bad"
@@ -331,18 +330,18 @@ echo "$ARCHES" | while read -r name a cc defc extra; do
 		echo bad >>"$tmp/arch-bad"
 	fi
 	# shellcheck disable=SC2086
-	built=$(arch_objs "$TREE" "$d" "$name" "$a" "$cc" $objs)
+	built=$(arch_objs "$TREE" "$d" "$a" "$cc" $objs)
 	skipped=$(for o in $objs; do echo "$built" | grep -qxF "$o" || echo "$o"; done | tr '\n' ' ')
 	# shellcheck disable=SC2086
-	arch_build "$TREE" "$d" "$name" "$a" "$cc" $built >"$tmp/arch.warn"
+	arch_build "$TREE" "$d" "$a" "$cc" $built >"$tmp/arch.warn"
 	added=
 	if [ -s "$tmp/arch.warn" ]; then
 		sd=$BUILD/lint/arch/${PRE}stock-$name
 		# shellcheck disable=SC2086
-		if arch_config "$STOCK" "$sd" "$name" "$a" "$cc" "$defc" $extra >"$sd.config.log" 2>&1; then
+		if arch_config "$STOCK" "$sd" "$a" "$cc" "$defc" $extra >"$sd.config.log" 2>&1; then
 			sobjs=$(for o in $built; do [ ! -f "$STOCK/${o%.o}.c" ] || echo "$o"; done)
 			# shellcheck disable=SC2086
-			arch_build "$STOCK" "$sd" "$name" "$a" "$cc" $sobjs >"$tmp/arch.base"
+			arch_build "$STOCK" "$sd" "$a" "$cc" $sobjs >"$tmp/arch.base"
 		else
 			: >"$tmp/arch.base"
 		fi
@@ -360,8 +359,8 @@ echo "$ARCHES" | while read -r name a cc defc extra; do
 		echo "$name ($cc, $defc${extra:+ $extra}, $thp): $n files compiled${skipped:+ (not built here: $skipped)}, no new warnings ($(wc -l <"$tmp/arch.warn") in all)"
 	fi
 	if [ "$PLANT" = 1 ]; then
-		if (cd "$TREE" && arch_make "$d" "$name" "$a" "$cc" KCFLAGS="-include $tmp/plant.h" \
-			mm/split_ptlock_kunit.o) >"$d.plant.log" 2>&1; then
+		if arch_make "$TREE" "$d" "$a" "$cc" KCFLAGS="-include $tmp/plant.h" \
+			mm/split_ptlock_kunit.o >"$d.plant.log" 2>&1; then
 			echo "$name: the planted error was NOT seen"
 			echo bad >>"$tmp/arch-bad"
 		elif grep -q 'lint: planted error' "$d.plant.log"; then

@@ -57,15 +57,12 @@ map_and_read(int fd, unsigned long addr, int huge, const char *who)
 {
 	unsigned char *m = mmap((void *)addr, HPAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
 				fd, 0);
-	unsigned long p;
 
 	if (m == MAP_FAILED || (unsigned long)m != addr)
 		fail("%s: mmap at 0x%lx gave %p (errno %d)", who, addr, m, errno);
 	if (huge && sys_madvise(m, HPAGE, MADV_HUGEPAGE))
 		fail("%s: madvise(MADV_HUGEPAGE): errno %d", who, errno);
-	for (p = 0; p < HPAGE_PAGES; p++)
-		if (check_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p, &digest) >= 0)
-			fail("%s: page %lu wrong", who, p);
+	hpage_check(m, SEED, who, &digest);
 	return m;
 }
 
@@ -131,10 +128,7 @@ TEST_MAIN()
 		futex_add(&sh[0], 1);
 		futex_wait_for(&sh[1], 1);
 		sh[3] = collapse(m);
-		for (p = 0; p < HPAGE_PAGES; p++)
-			if (check_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p,
-				       &digest) >= 0)
-				exit_group(2);
+		hpage_check(m, SEED, "child, after the collapse", &digest);
 		futex_add(&sh[2], 1);
 		futex_wait_for(&sh[1], 2);
 		exit_group(0);
@@ -165,13 +159,11 @@ TEST_MAIN()
 		fail("the child's pte table was not retracted (its MADV_COLLAPSE: %d): VmPTE %lu kB, was %lu kB",
 		     sh[3], proc_kb(status, "VmPTE"), child_pte);
 	corrupt_if_asked(m + PAGE_SIZE);
-	for (p = 0; p < HPAGE_PAGES; p++)
-		if (check_page((unsigned int *)(m + p * PAGE_SIZE), SEED, p, &digest) >= 0)
-			fail("page %lu wrong after the collapse", p);
+	hpage_check(m, SEED, "after the collapse", &digest);
 	futex_add(&sh[1], 1);
 	st = reap(pid);
 	if (st)
-		fail("child: status %d (2: a page wrong after the collapse)", st);
+		fail("child: status %d (its FAIL line says why)", st);
 
 	/* shmem THP for MADV_HUGEPAGE areas: a write fault in a hole makes one */
 	if (write_file(SHMEM_ENABLED, "advise") < 0)
@@ -184,14 +176,11 @@ TEST_MAIN()
 		fail("mmap at 0x%lx gave %p (errno %d)", THIRD, third, errno);
 	if (sys_madvise(third, HPAGE, MADV_HUGEPAGE))
 		fail("madvise(MADV_HUGEPAGE): errno %d", errno);
-	for (p = 0; p < HPAGE_PAGES; p++)
-		fill_page((unsigned int *)(third + p * PAGE_SIZE), SEED + 1, p);
+	fill_pages(third, HPAGE_PAGES, SEED + 1);
 	if (meminfo_kb("ShmemHugePages") < huge + HPAGE / 1024)
 		fail("shmem_enabled advise, MADV_HUGEPAGE: no huge page faulted, ShmemHugePages %lu kB, was %lu kB",
 		     meminfo_kb("ShmemHugePages"), huge);
-	for (p = 0; p < HPAGE_PAGES; p++)
-		if (check_page((unsigned int *)(third + p * PAGE_SIZE), SEED + 1, p, &digest) >= 0)
-			fail("page %lu of the huge page faulted wrong", p);
+	hpage_check(third, SEED + 1, "the huge page faulted", &digest);
 	if (write_file(SHMEM_ENABLED, was) < 0)
 		fail("cannot write %s back to %s", was, SHMEM_ENABLED);
 	printf("# %s: shmem_huge_kb=%lu child_retracted=%s child_collapse=%d digest=%08x\n",
