@@ -10,8 +10,8 @@
 #   KERNEL   the kernel to build with the bug (kbuild.sh names)
 #   CELL     the cell to boot it in (testvm/cells/)
 #   TESTS    the guest tests that must catch it, comma-separated
-# For each: a scratch worktree of branch ptlock-split ($BUILD/mutants/tree),
-# the bug applied there, KERNEL built in $BUILD/mutants/kernel/ (once per
+# For each: a scratch worktree of branch ptlock-split of KERNEL's base
+# ($BUILD/mutants/tree, tree-6.12, ...: modern/base.sh), the bug applied there, KERNEL built in $BUILD/mutants/kernel/ (once per
 # bug and kernel: mutants that differ only in their tests share it), CELL
 # booted with ptltest.only=TESTS (TIMEOUT, default 240 s; an
 # oops or soft lockup panics the guest).  The mutant is
@@ -23,9 +23,8 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
-TREE=${TREE:-$BUILD/linux}
+. "$here/../modern/base.sh"
 M=$BUILD/mutants
-W=$M/tree
 export TIMEOUT=${TIMEOUT:-240}
 
 die() {
@@ -34,14 +33,22 @@ die() {
 }
 
 [ $# -ge 1 ] || die "usage: $0 NAME... (testvm/mutants/: $(ls "$here/mutants" | tr '\n' ' '))"
-git -C "$TREE" rev-parse -q --verify ptlock-split >/dev/null ||
-	die "no branch ptlock-split in $TREE (make tree)"
 [ -f "${INITRAMFS:-}" ] || die "no initramfs '${INITRAMFS:-}' (make guest)"
 mkdir -p "$M"
-if [ ! -d "$W" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$W" ptlock-split
-fi
+
+# worktree NAME KERNEL: the scratch worktree of KERNEL's base, made once,
+# in $W (and its tree in $TREE)
+worktree() {
+	kb=$(base_of_kernel "$2")
+	TREE=$(TREE=; base_set "$kb" && echo "$TREE")
+	W=$M/tree$(base_prefix "$kb" | sed 's/^/-/; s/-$//')
+	git -C "$TREE" rev-parse -q --verify ptlock-split >/dev/null ||
+		die "$1: no branch ptlock-split in $TREE (make tree)"
+	if [ ! -d "$W" ]; then
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$W" ptlock-split
+	fi
+}
 
 missed=0
 for name in "$@"; do
@@ -51,6 +58,7 @@ for name in "$@"; do
 	kernel=$(val KERNEL); cell=$(val CELL); tests=$(val TESTS)
 	[ -n "$kernel" ] && [ -n "$cell" ] && [ -n "$tests" ] ||
 		die "$name: KERNEL, CELL and TESTS are all needed"
+	worktree "$name" "$kernel"
 	git -C "$W" checkout -q --detach --force ptlock-split
 	if [ -n "$(val REVERT)" ]; then
 		c=$(git -C "$W" log --format=%H --fixed-strings --grep="$(val REVERT)" \

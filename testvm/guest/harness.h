@@ -51,6 +51,8 @@
  *   swap.h      swap_device(), swap_listed(), swap_on_again(),
  *               swap_used_pages(), swap_test_mib(), swap_push(),
  *               swap_out_area() (filled, then pushed out), sys_swapoff()
+ *   uffd.h      uffd_open_move() (userfaultfd with UFFDIO_MOVE, or -1),
+ *               uffd_register(), uffd_move()
  * and klog_bad[], the kernel-log lines that fail a test (testvm/klog-bad.txt).
  */
 #ifndef PTLTEST_HARNESS_H
@@ -64,6 +66,7 @@
 #include "harness/thread.h"
 #include "harness/lockstat.h"
 #include "harness/swap.h"
+#include "harness/uffd.h"
 
 /* --- the kernel log --------------------------------------------------------
  * klog_bad[]: lines that mean the kernel found a bug, whatever the test's

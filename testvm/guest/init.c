@@ -70,7 +70,7 @@ static int klog_check(const char *save)
 {
 	int len = sys_syslog(SYSLOG_ACTION_READ_CLEAR, klog, sizeof(klog) - 1);
 	char *line = klog, *end;
-	int i, fd, bad = 0, context = 0, shown = 0;
+	int fd, bad = 0, context = 0, shown = 0;
 
 	if (len < 0) {
 		printf("# klog: syslog(2) failed: errno %d\n", -len);

@@ -13,7 +13,11 @@
  * the child's table goes too; 6.1's leaves other processes to khugepaged.
  * The child then calls MADV_COLLAPSE itself, which finds the huge page and,
  * where its table is still there, retracts it (collapse_pte_mapped_thp()):
- * its VmPTE must then have fallen by a table.  MADV_COLLAPSE collapses
+ * its VmPTE must then have fallen by a table.  The child also maps the file
+ * MAP_PRIVATE twice, one only read (no anon_vma: its table may be
+ * retracted) and one with a page written (an anon_vma and a COW page: the
+ * re-check under the locks must leave that table alone): after the
+ * collapses both read what they must, the written page its own data.  MADV_COLLAPSE collapses
  * shmem whatever shmem_enabled says, and no mapping is MADV_HUGEPAGE until
  * then, so khugepaged never races it.  Last, with shmem THP on for
  * MADV_HUGEPAGE areas (shmem_enabled "advise", restored after), the file
@@ -23,15 +27,17 @@
  *
  * Exercises: shmem collapse (`collapse_file()`, `retract_page_tables()`,
  *   `collapse_pte_mapped_thp()`): a 2 MiB memfd written by write(2), mapped
- *   MAP_SHARED and read by a child and by the test, `MADV_COLLAPSE` in the
- *   test, then in the child; then with `shmem_enabled` "advise" the file
+ *   MAP_SHARED and read by a child and by the test, and MAP_PRIVATE twice by the
+ *   child (one page of one written), `MADV_COLLAPSE` in the test, then in the
+ *   child; then with `shmem_enabled` "advise" the file
  *   grown by 2 MiB, mapped `MADV_HUGEPAGE` and written
  * Invariant: ShmemHugePages grows by 2048 kB; VmPTE of the test falls by at
  *   least one page table at once, the child's once it has called
- *   `MADV_COLLAPSE` too (whether it fell before is printed: 6.12 at once,
- *   6.1 by its own); the write faults of the grown part raise
+ *   `MADV_COLLAPSE` too (how many of its tables went at once is printed:
+ *   6.12 retracts them, 6.1 leaves them to the child); the write faults of the grown part raise
  *   ShmemHugePages by another 2048 kB;
- *   every page reads back the pattern in every mapping; ShmemHugePages back
+ *   every page reads back the pattern in every mapping, the child's written
+ *   private page its own data; ShmemHugePages back
  *   to its start once the file is closed.  Skip and `ptltest.thp=1` as
  *   `thp_mremap`; a kernel with THP but no shmem THP (a page cache without
  *   PMD-size folios) fails
@@ -42,6 +48,8 @@
 #define MINE		0x20000000UL	/* 2 MiB-aligned */
 #define CHILDS		0x60000000UL
 #define THIRD		0x90000000UL
+#define CLEAN		0x70000000UL	/* the child's MAP_PRIVATE, only read */
+#define DIRTY		0x80000000UL	/* the child's MAP_PRIVATE, one page written */
 #define MADV_COLLAPSE	25
 #define SHMEM_ENABLED	"/sys/kernel/mm/transparent_hugepage/shmem_enabled"
 
@@ -53,10 +61,9 @@ static unsigned int digest = DIGEST_INIT;
  * syscalls.sh cannot read)
  */
 static inline __attribute__((always_inline)) unsigned char *
-map_and_read(int fd, unsigned long addr, int huge, const char *who)
+map_and_read(int fd, unsigned long addr, int flags, int huge, const char *who)
 {
-	unsigned char *m = mmap((void *)addr, HPAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
-				fd, 0);
+	unsigned char *m = mmap((void *)addr, HPAGE, PROT_READ | PROT_WRITE, flags, fd, 0);
 
 	if (m == MAP_FAILED || (unsigned long)m != addr)
 		fail("%s: mmap at 0x%lx gave %p (errno %d)", who, addr, m, errno);
@@ -98,7 +105,7 @@ TEST_MAIN()
 	char was[16], status[32];
 	unsigned long base, mine_pte, child_pte, huge, p;
 	volatile int *sh;	/* [0] mapped, [1] go, [2] collapsed, [3] its result */
-	unsigned char *m, *third;
+	unsigned char *m, *third, *clean, *dirty;
 	int fd, st, at_once;
 	long r;
 	pid_t pid;
@@ -124,17 +131,26 @@ TEST_MAIN()
 	sh = map_shared(PAGE_SIZE);
 	pid = fork_child();
 	if (pid == 0) {
-		m = map_and_read(fd, CHILDS, 0, "child");
+		m = map_and_read(fd, CHILDS, MAP_SHARED, 0, "child");
+		clean = map_and_read(fd, CLEAN, MAP_PRIVATE, 0, "child, private");
+		dirty = map_and_read(fd, DIRTY, MAP_PRIVATE, 0, "child, private written");
+		fill_page((unsigned int *)dirty, SEED + 2, 0);	/* an anon_vma, a COW page */
 		futex_add(&sh[0], 1);
 		futex_wait_for(&sh[1], 1);
 		sh[3] = collapse(m);
 		hpage_check(m, SEED, "child, after the collapse", &digest);
+		hpage_check(clean, SEED, "child, private, after the collapse", &digest);
+		if (check_page((unsigned int *)dirty, SEED + 2, 0, &digest) >= 0)
+			fail("child: the private page written before the collapse lost its data");
+		for (p = 1; p < HPAGE_PAGES; p++)
+			if (check_page((unsigned int *)(dirty + p * PAGE_SIZE), SEED, p, &digest) >= 0)
+				fail("child: private page %lu, not written, reads wrong", p);
 		futex_add(&sh[2], 1);
 		futex_wait_for(&sh[1], 2);
 		exit_group(0);
 	}
 	futex_wait_for(&sh[0], 1);
-	m = map_and_read(fd, MINE, 0, "test");
+	m = map_and_read(fd, MINE, MAP_SHARED, 0, "test");
 	strcpy(status, "/proc/");
 	utoa_r(pid, status + strlen(status));
 	strcpy(status + strlen(status), "/status");
@@ -152,7 +168,8 @@ TEST_MAIN()
 	if (proc_kb("/proc/self/status", "VmPTE") + PAGE_SIZE / 1024 > mine_pte)
 		fail("our pte table was not retracted: VmPTE %lu kB, was %lu kB",
 		     proc_kb("/proc/self/status", "VmPTE"), mine_pte);
-	at_once = proc_kb(status, "VmPTE") + PAGE_SIZE / 1024 <= child_pte;
+	/* tables of the child's gone at once (6.12: its shared and clean private) */
+	at_once = (long)(child_pte - proc_kb(status, "VmPTE")) / (PAGE_SIZE / 1024);
 	futex_add(&sh[1], 1);
 	futex_wait_for(&sh[2], 1);
 	if (proc_kb(status, "VmPTE") + PAGE_SIZE / 1024 > child_pte)
@@ -183,9 +200,8 @@ TEST_MAIN()
 	hpage_check(third, SEED + 1, "the huge page faulted", &digest);
 	if (write_file(SHMEM_ENABLED, was) < 0)
 		fail("cannot write %s back to %s", was, SHMEM_ENABLED);
-	printf("# %s: shmem_huge_kb=%lu child_retracted=%s child_collapse=%d digest=%08x\n",
-	       test_name, huge - base,
-	       at_once ? "at_once" : "by_its_own", sh[3], digest);
+	printf("# %s: shmem_huge_kb=%lu child_tables_at_once=%d child_collapse=%d digest=%08x\n",
+	       test_name, huge - base, at_once, sh[3], digest);
 	if (munmap(m, HPAGE) || munmap(third, HPAGE))
 		fail("munmap: errno %d", errno);
 	close(fd);

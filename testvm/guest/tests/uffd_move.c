@@ -24,21 +24,6 @@
  */
 #include "harness.h"
 
-#ifndef __NR_userfaultfd
-#define __NR_userfaultfd	374
-#endif
-/* <linux/userfaultfd.h> of 6.12; 6.1's headers lack UFFDIO_MOVE */
-#define UFFD_API		0xAAULL
-#define UFFD_FEATURE_MOVE	(1ULL << 16)
-#define UFFDIO_REGISTER_MODE_MISSING	1ULL
-struct uffd_api { unsigned long long api, features, ioctls; };
-struct uffd_register { unsigned long long start, len, mode, ioctls; };
-struct uffd_move { unsigned long long dst, src, len, mode; long long move; };
-#define UFFD_IOWR(nr, size)	(0xc0000000UL | ((size) << 16) | (0xAA << 8) | (nr))
-#define UFFDIO_API		UFFD_IOWR(0x3F, sizeof(struct uffd_api))
-#define UFFDIO_REGISTER		UFFD_IOWR(0x00, sizeof(struct uffd_register))
-#define UFFDIO_MOVE		UFFD_IOWR(0x05, sizeof(struct uffd_move))
-
 #define SEED		0x0ff5e700u
 #define PAGES		64
 #define SPAN		(4 * MiB)	/* a pte table's span without PAE; 2 with */
@@ -48,24 +33,6 @@ struct uffd_move { unsigned long long dst, src, len, mode; long long move; };
 
 static unsigned int digest = DIGEST_INIT;
 static int uffd;
-
-static void uffd_register(void *at, unsigned long len)
-{
-	struct uffd_register reg = { (unsigned long)at, len, UFFDIO_REGISTER_MODE_MISSING, 0 };
-
-	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
-		fail("UFFDIO_REGISTER of %lu bytes at %p: errno %d", len, at, errno);
-}
-
-/* move len bytes from src to dst (registered), all of them, or fail */
-static void uffd_move(void *dst, void *src, unsigned long len, const char *what)
-{
-	struct uffd_move mv = { (unsigned long)dst, (unsigned long)src, len, 0, 0 };
-
-	if (ioctl(uffd, UFFDIO_MOVE, &mv) || mv.move != (long long)len)
-		fail("%s: UFFDIO_MOVE %p -> %p of %lu bytes moved %lld (errno %d)",
-		     what, src, dst, len, mv.move, errno);
-}
 
 /* src's pages, moved to dst, hold the pattern; src reads as zero-filled */
 static void check_moved(unsigned char *dst, unsigned char *src, unsigned long pages,
@@ -97,8 +64,8 @@ static void small_move(unsigned long dst_off, unsigned int seed, const char *wha
 
 	for (p = 0; p < PAGES; p++)
 		fill_page((unsigned int *)(src + p * PAGE_SIZE), seed, p);
-	uffd_register(dst, PAGES * PAGE_SIZE);
-	uffd_move(dst, src, PAGES * PAGE_SIZE, what);
+	uffd_register(uffd, dst, PAGES * PAGE_SIZE);
+	uffd_move(uffd, dst, src, PAGES * PAGE_SIZE, what);
 	check_moved(dst, src, PAGES, seed, what);
 }
 
@@ -114,8 +81,8 @@ static void thp_uffd_move(unsigned long from, unsigned long to, unsigned int see
 	if (d != (void *)to)
 		fail("%s: mmap at 0x%lx gave %p (errno %d)", what, to, d, errno);
 	huge = thp_anon_kb();
-	uffd_register(d, HPAGE);
-	uffd_move(d, m, HPAGE, what);
+	uffd_register(uffd, d, HPAGE);
+	uffd_move(uffd, d, m, HPAGE, what);
 	if (thp_anon_kb() != huge)
 		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
 		     what, thp_anon_kb(), huge);
@@ -129,19 +96,14 @@ static void thp_uffd_move(unsigned long from, unsigned long to, unsigned int see
 
 TEST_MAIN()
 {
-	struct uffd_api api = { UFFD_API, 0, 0 };
+	const char *why;
 	long ms = now_ms();
 	int thp;
 
 	thp = thp_try_enable();
-	uffd = my_syscall1(__NR_userfaultfd, 0);
+	uffd = uffd_open_move(&why);
 	if (uffd < 0)
-		skip("kernel without userfaultfd (errno %d)", -uffd);
-	if (ioctl(uffd, UFFDIO_API, &api))
-		fail("UFFDIO_API: errno %d", errno);
-	ASSERT(api.api == UFFD_API);
-	if (!(api.features & UFFD_FEATURE_MOVE))
-		skip("kernel without UFFDIO_MOVE (features 0x%llx)", api.features);
+		skip("kernel without %s", why);
 
 	small_move(SPAN, SEED, "pages across pte tables");
 	small_move(PAGES * PAGE_SIZE, SEED + 1, "pages within a pte table");
