@@ -6,20 +6,30 @@
  * get_user_pages() refuses, so /proc/self/mem can reach it only through its
  * vm_ops->access, generic_access_phys(): that walks to the pte and holds
  * the table's lock while it reads it (follow_pte() in 6.1,
- * follow_pfnmap_start() in 6.12), twice per access.  While THREADS threads
- * fault pages of their own in the same mm, each page of PAGES is written
- * through the mapping and read back through /proc/self/mem, then written
- * through /proc/self/mem and read back through the mapping.  A read that
- * did not go through the access hook fails (EIO), so the test cannot pass
- * without it.  Kernels before vm_ops->access (2.6.27) skip.
+ * follow_pfnmap_start() in 6.12), twice per access, and ioremaps the page.
+ * While THREADS threads fault, check and zap pages of their own in the same
+ * mm, over and over, each page of PAGES is written through the mapping and
+ * read back through /proc/self/mem, then written through /proc/self/mem and
+ * read back through the mapping.  A read that did not go through the access
+ * hook fails (EIO), so the test cannot pass without it.  Then CHURN more
+ * reads: each ioremap takes 8 KiB of vmalloc space, freed lazily, so the
+ * areas walk upwards through space no kernel pte table covered yet.  On
+ * i386 without PAE each new kernel pte table is copied into every pgd by
+ * arch_sync_kernel_mappings(), under pgd_lock and each mm's page_table_lock
+ * (the lock of every table of this mm in off mode, which the threads'
+ * faults take meanwhile): where lock_stat is built, pgd_lock must have been
+ * taken (PAE shares the kernel pmds and never syncs: not asserted there).
+ * Kernels before vm_ops->access (2.6.27) skip.
  *
  * Exercises: `generic_access_phys()` (6.1 `follow_pte()`, 6.12
  *   `follow_pfnmap_start()`: the pte table's lock): /proc/self/mem reads and
  *   writes of 16 pages of a sysfs-mapped PCI memory BAR (QEMU VGA, 00:02.0)
- *   while 4 threads fault
+ *   while 4 threads fault, then 16384 reads, whose ioremaps make new kernel
+ *   pte tables (`arch_sync_kernel_mappings()` on i386 without PAE)
  * Invariant: each byte read through /proc/self/mem is the one written through
  *   the mapping, and each written through /proc/self/mem reads back through
- *   the mapping
+ *   the mapping; the faulting threads' pages intact; with lock_stat and without
+ *   PAE, `pgd_lock` taken during the reads (the sync ran)
  */
 #include "harness.h"
 
@@ -29,8 +39,11 @@
 #define SLICE		(256 * PAGE_SIZE)
 #define SEED		0xacce5500u
 #define AT		0x30000000UL
+#define CHURN		16384	/* reads, an ioremap of 8 KiB of vmalloc space each */
 
 static unsigned int digest = DIGEST_INIT;
+static volatile int stop, churn_bad = -1;
+static volatile long rounds;
 
 /* One page at at, read into buf (wr 0) or written from it through fd */
 static long mem_rw(int fd, void *buf, const unsigned char *at, int wr)
@@ -40,20 +53,43 @@ static long mem_rw(int fd, void *buf, const unsigned char *at, int wr)
 	return wr ? write(fd, buf, PAGE_SIZE) : read(fd, buf, PAGE_SIZE);
 }
 
+/*
+ * A thread's slice of arg, faulted in, checked and zapped again and again
+ * until stop: faults that meet the page-table lock the whole time
+ */
+static int churn(struct thread *t)
+{
+	unsigned char *area = (unsigned char *)t->arg + t->id * SLICE;
+	unsigned int d = DIGEST_INIT;
+	int word;
+
+	gate_wait();
+	while (!stop) {
+		fill_pages(area, SLICE / PAGE_SIZE, SEED + 2 + t->id);
+		if (check_pages(area, SLICE / PAGE_SIZE, SEED + 2 + t->id, &d, &word) >= 0)
+			churn_bad = t->id;
+		sys_madvise(area, SLICE, MADV_DONTNEED);
+		rounds++;
+	}
+	return 0;
+}
+
 TEST_MAIN()
 {
 	static unsigned int page[PAGE_WORDS];
-	struct slices s = { 0, SLICE / PAGE_SIZE, SEED + 2 };
+	struct lock_counts pgd = { 0, 0, 0 };
 	struct thread *t;
 	unsigned char *bar;
 	char release[16];
-	int fd, mem, p, bad;
-	long n;
+	int fd, mem, p, bad, lockstat, pae;
+	long n, k;
 
 	if (read_file("/proc/sys/kernel/osrelease", release, sizeof(release)) < 0)
 		fail("cannot read /proc/sys/kernel/osrelease");
 	if (!strncmp(release, "2.", 2))
 		skip("kernel %.6s: no vm_ops->access before 2.6.27", release);
+	/* i386 has THP only with PAE */
+	pae = read_file(THP_ENABLED, release, sizeof(release)) >= 0;
 	fd = open(BAR, O_RDWR, 0);
 	if (fd < 0)
 		fail("cannot open %s (errno %d): QEMU's pc machine puts its VGA there", BAR, errno);
@@ -65,8 +101,7 @@ TEST_MAIN()
 	if (mem < 0)
 		fail("cannot open /proc/self/mem: errno %d", errno);
 
-	s.area = map_anon(THREADS * SLICE);
-	t = threads_create(THREADS, touch_slice, &s);
+	t = threads_create(THREADS, churn, map_anon(THREADS * SLICE));
 	threads_start(t, THREADS);
 	for (p = 0; p < PAGES; p++) {
 		unsigned int *w = (unsigned int *)(bar + p * PAGE_SIZE);
@@ -93,9 +128,26 @@ TEST_MAIN()
 			fail("BAR page %d word %d: the mapping reads 0x%08x after the write",
 			     p, bad, page[bad]);
 	}
+
+	/* each read ioremaps: the lazily freed vmap areas walk the vmalloc space */
+	lockstat = lockstat_clear();
+	for (k = 0; k < CHURN; k++) {
+		n = mem_rw(mem, page, bar, 0);
+		if (n != PAGE_SIZE)
+			fail("read %ld of BAR page 0 through /proc/self/mem: %ld", k, n);
+		if (check_page(page, SEED + 1, 0, &digest) >= 0)
+			fail("read %ld of BAR page 0 through /proc/self/mem: wrong data", k);
+	}
+	if (lockstat)
+		lockstat_class("pgd_lock:", &pgd);
+	stop = 1;
 	threads_join(t, THREADS);
-	if (check_pages(s.area, THREADS * SLICE / PAGE_SIZE, s.seed, &digest, &bad) >= 0)
-		fail("a page the threads faulted meanwhile is wrong (word %d)", bad);
-	printf("# %s: pages=%d threads=%d digest=%08x\n", test_name, PAGES, THREADS, digest);
+	if (churn_bad >= 0)
+		fail("thread %d found a page of its slice wrong", churn_bad);
+	printf("# %s: pages=%d threads=%d reads=%d pgd_lock=%ld fault_rounds=%ld digest=%08x\n",
+	       test_name, PAGES, THREADS, CHURN, lockstat ? pgd.acq : -1L, rounds, digest);
+	if (lockstat && !pae && !pgd.acq)
+		fail("%d ioremaps made no new kernel pte table: pgd_lock never taken, so "
+		     "arch_sync_kernel_mappings() never ran", CHURN);
 	pass();
 }

@@ -17,7 +17,12 @@
  * MAP_PRIVATE twice, one only read (no anon_vma: its table may be
  * retracted) and one with a page written (an anon_vma and a COW page: the
  * re-check under the locks must leave that table alone): after the
- * collapses both read what they must, the written page its own data.  MADV_COLLAPSE collapses
+ * collapses both read what they must, the written page its own data.  Then
+ * the child asks MADV_COLLAPSE of the written mapping: the folio is huge
+ * already, so collapse_pte_mapped_thp() scans the table under its lock,
+ * meets the COW page and aborts (EINVAL), releasing the one lock it holds
+ * (the abort path that in off mode finds ptl equal to pml); where lock_stat
+ * is built, the call must have taken a table lock (it reached the scan).  MADV_COLLAPSE collapses
  * shmem whatever shmem_enabled says, and no mapping is MADV_HUGEPAGE until
  * then, so khugepaged never races it.  Last, with shmem THP on for
  * MADV_HUGEPAGE areas (shmem_enabled "advise", restored after), the file
@@ -29,7 +34,8 @@
  *   `collapse_pte_mapped_thp()`): a 2 MiB memfd written by write(2), mapped
  *   MAP_SHARED and read by a child and by the test, and MAP_PRIVATE twice by the
  *   child (one page of one written), `MADV_COLLAPSE` in the test, then in the
- *   child; then with `shmem_enabled` "advise" the file
+ *   child, then of the written private mapping (the abort of
+ *   `collapse_pte_mapped_thp()`); then with `shmem_enabled` "advise" the file
  *   grown by 2 MiB, mapped `MADV_HUGEPAGE` and written
  * Invariant: ShmemHugePages grows by 2048 kB; VmPTE of the test falls by at
  *   least one page table at once, the child's once it has called
@@ -37,7 +43,8 @@
  *   6.12 retracts them, 6.1 leaves them to the child); the write faults of the grown part raise
  *   ShmemHugePages by another 2048 kB;
  *   every page reads back the pattern in every mapping, the child's written
- *   private page its own data; ShmemHugePages back
+ *   private page its own data, also after the aborted collapse, which returns
+ *   EINVAL having taken a table lock (lock_stat); ShmemHugePages back
  *   to its start once the file is closed.  Skip and `ptltest.thp=1` as
  *   `thp_mremap`; a kernel with THP but no shmem THP (a page cache without
  *   PMD-size folios) fails
@@ -73,6 +80,19 @@ map_and_read(int fd, unsigned long addr, int flags, int huge, const char *who)
 	return m;
 }
 
+/* The child's private mappings: the file's data, the written page its own */
+static void check_private(unsigned char *clean, unsigned char *dirty, const char *when)
+{
+	unsigned long p;
+
+	hpage_check(clean, SEED, "child, private", &digest);
+	if (check_page((unsigned int *)dirty, SEED + 2, 0, &digest) >= 0)
+		fail("child, %s: the private page written before lost its data", when);
+	for (p = 1; p < HPAGE_PAGES; p++)
+		if (check_page((unsigned int *)(dirty + p * PAGE_SIZE), SEED, p, &digest) >= 0)
+			fail("child, %s: private page %lu, not written, reads wrong", when, p);
+}
+
 /* MADV_COLLAPSE, again while EAGAIN (a page busy for a moment) */
 static long collapse(void *m)
 {
@@ -104,9 +124,12 @@ TEST_MAIN()
 	static unsigned int buf[PAGE_WORDS];
 	char was[16], status[32];
 	unsigned long base, mine_pte, child_pte, huge, p;
-	volatile int *sh;	/* [0] mapped, [1] go, [2] collapsed, [3] its result */
+	/* [0] mapped, [1] go, [2] collapsed, [3] its result, [4] the aborted
+	 * one's, [5] the table locks that took (-1: no lock_stat) */
+	volatile int *sh;
 	unsigned char *m, *third, *clean, *dirty;
-	int fd, st, at_once;
+	struct lock_counts mm = { 0, 0, 0 }, pt = { 0, 0, 0 };
+	int fd, st, at_once, lockstat;
 	long r;
 	pid_t pid;
 
@@ -139,12 +162,25 @@ TEST_MAIN()
 		futex_wait_for(&sh[1], 1);
 		sh[3] = collapse(m);
 		hpage_check(m, SEED, "child, after the collapse", &digest);
-		hpage_check(clean, SEED, "child, private, after the collapse", &digest);
-		if (check_page((unsigned int *)dirty, SEED + 2, 0, &digest) >= 0)
-			fail("child: the private page written before the collapse lost its data");
-		for (p = 1; p < HPAGE_PAGES; p++)
-			if (check_page((unsigned int *)(dirty + p * PAGE_SIZE), SEED, p, &digest) >= 0)
-				fail("child: private page %lu, not written, reads wrong", p);
+		check_private(clean, dirty, "after the collapse");
+		/*
+		 * The file's folio is huge now: MADV_COLLAPSE of the written
+		 * mapping goes to collapse_pte_mapped_thp(), whose first scan,
+		 * under the table's lock, meets the COW page and aborts
+		 */
+		lockstat = lockstat_clear();
+		sh[4] = collapse(dirty);
+		if (lockstat) {
+			lockstat_class(LOCK_MM, &mm);
+			lockstat_class(LOCK_PTL, &pt);
+		}
+		sh[5] = lockstat ? mm.acq + pt.acq : -1;
+		if (sh[4] != -EINVAL)
+			fail("child: MADV_COLLAPSE of the written private mapping: %d, not -EINVAL",
+			     sh[4]);
+		if (!sh[5])
+			fail("child: MADV_COLLAPSE of the written private mapping took no table lock: collapse_pte_mapped_thp() did not scan it");
+		check_private(clean, dirty, "after the aborted collapse");
 		futex_add(&sh[2], 1);
 		futex_wait_for(&sh[1], 2);
 		exit_group(0);
@@ -200,8 +236,8 @@ TEST_MAIN()
 	hpage_check(third, SEED + 1, "the huge page faulted", &digest);
 	if (write_file(SHMEM_ENABLED, was) < 0)
 		fail("cannot write %s back to %s", was, SHMEM_ENABLED);
-	printf("# %s: shmem_huge_kb=%lu child_tables_at_once=%d child_collapse=%d digest=%08x\n",
-	       test_name, huge - base, at_once, sh[3], digest);
+	printf("# %s: shmem_huge_kb=%lu child_tables_at_once=%d child_collapse=%d abort=%d abort_locks=%d digest=%08x\n",
+	       test_name, huge - base, at_once, sh[3], sh[4], sh[5], digest);
 	if (munmap(m, HPAGE) || munmap(third, HPAGE))
 		fail("munmap: errno %d", errno);
 	close(fd);
