@@ -11,10 +11,11 @@
 #   CELL     the cell to boot it in (testvm/cells/)
 #   TESTS    the guest tests that must catch it, comma-separated
 # For each: a scratch worktree of branch ptlock-split of KERNEL's base
-# ($BUILD/mutants/tree, tree-6.12, ...: modern/base.sh), the bug applied there, KERNEL built in $BUILD/mutants/kernel/ (once per
-# bug and kernel: mutants that differ only in their tests share it), CELL
-# booted with ptltest.only=TESTS (TIMEOUT, default 240 s; an
-# oops or soft lockup panics the guest).  The mutant is
+# ($BUILD/mutants/tree, tree-6.12, ...: modern/base.sh), the bug applied
+# there, KERNEL built in $BUILD/mutants/kernel/ (once per bug and kernel:
+# mutants that differ only in their tests share it), CELL booted with
+# ptltest.only=TESTS (TIMEOUT, default 240 s; an oops or soft lockup panics
+# the guest).  The mutant is
 # caught when the run fails: a test not ok, a bad kernel-log line, a hang or
 # a panic.  Prints one line per mutant; exits 1 if any was missed or could
 # not be built.
@@ -41,7 +42,8 @@ mkdir -p "$M"
 worktree() {
 	kb=$(base_of_kernel "$2")
 	TREE=$(TREE=; base_set "$kb" && echo "$TREE")
-	W=$M/tree$(base_prefix "$kb" | sed 's/^/-/; s/-$//')
+	pre=$(base_prefix "$kb")
+	W=$M/tree${pre:+-$kb}
 	git -C "$TREE" rev-parse -q --verify ptlock-split >/dev/null ||
 		die "$1: no branch ptlock-split in $TREE (make tree)"
 	if [ ! -d "$W" ]; then

@@ -38,6 +38,7 @@
  *               check_pages(), digest_word() from DIGEST_INIT,
  *               corrupt_if_asked() (ptltest.corrupt=)
  *   thp.h       HPAGE, thp_enable() (skips without THP), thp_try_enable(),
+ *               thp_built() (THP there at all: PAE, split pmd locks),
  *               thp_anon_kb(), thp_map_at() (made and proven huge),
  *               hpage_check(), thp_move()
  *   thread.h    struct thread, threads_create(), threads_run() (all start

@@ -39,6 +39,18 @@ static int thp_try_enable(void)
 	return 1;
 }
 
+/*
+ * Whether the kernel has THP at all (its sysfs file is there), whatever the
+ * cell asked: on i386 only with PAE, and on x86 the split pmd locks are
+ * built wherever THP is.
+ */
+static int thp_built(void)
+{
+	char mode[64];
+
+	return read_file(THP_ENABLED, mode, sizeof(mode)) >= 0;
+}
+
 /* The same for a test about huge pages alone: it skips without THP. */
 static void thp_enable(void)
 {

@@ -88,8 +88,7 @@ TEST_MAIN()
 		fail("cannot read /proc/sys/kernel/osrelease");
 	if (!strncmp(release, "2.", 2))
 		skip("kernel %.6s: no vm_ops->access before 2.6.27", release);
-	/* i386 has THP only with PAE */
-	pae = read_file(THP_ENABLED, release, sizeof(release)) >= 0;
+	pae = thp_built();	/* i386 has THP only with PAE */
 	fd = open(BAR, O_RDWR, 0);
 	if (fd < 0)
 		fail("cannot open %s (errno %d): QEMU's pc machine puts its VGA there", BAR, errno);

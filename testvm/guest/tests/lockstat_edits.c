@@ -100,8 +100,7 @@ TEST_MAIN()
 	long r;
 
 	on = lockstat_split_on();
-	/* split pmd locks are built where THP is: x86_64, or i386 with PAE */
-	split_pmd = read_file(THP_ENABLED, (char *)per, sizeof(per)) >= 0;
+	split_pmd = thp_built();
 	for (k = 0; k < NPATHS; k++) {
 		m = populate();
 		to = m;
