@@ -232,6 +232,7 @@ def main():
 
     print(table(results, diffs))
     passed = failed = skipped = 0
+    bad = []        # printed last, beside the summary: a log's tail shows why
     for r in results:
         if r["skip"]:
             skipped += 1
@@ -245,17 +246,18 @@ def main():
             else:
                 failed += 1
                 why = "; ".join(t["notes"]) or "see console"
-                print("%s: %s failed: %s" % (r["cell"], name, why))
+                bad.append("%s: %s failed: %s" % (r["cell"], name, why))
         for e in r["errors"]:
             failed += 1
-            print("%s: %s (%s)" % (r["cell"], e,
-                                    os.path.join(RUNS, r["cell"], "console.log")))
-        for line in r["console_bad"][:10]:
-            print("    " + line)
+            bad.append("%s: %s (%s)" % (r["cell"], e,
+                                         os.path.join(RUNS, r["cell"], "console.log")))
+        bad += ["    " + line for line in r["console_bad"][:10]]
     for (name, mem), per in sorted(diffs.items()):
         failed += 1
-        print("%s: digest differs between cells (MEM=%s): %s" %
-              (name, mem, ", ".join("%s=%s" % i for i in sorted(per.items()))))
+        bad.append("%s: digest differs between cells (MEM=%s): %s" %
+                   (name, mem, ", ".join("%s=%s" % i for i in sorted(per.items()))))
+    for line in bad:
+        print(line)
     summary = {"cells": args.cells, "passed": passed, "failed": failed,
                "skipped": skipped,
                "digest_diffs": ["%s MEM=%s" % k for k in sorted(diffs)]}
