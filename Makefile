@@ -30,13 +30,14 @@ TREE_STAMP := $(or $(TREE_STAMP),$(call base_var,STAMP,$(firstword $(BASES))))
 # The matrix: cells are files in testvm/cells/, each naming its kernel;
 # those of the bases chosen, without the ones marked MATRIX=full (make
 # matrix boots those too).
-# testvm/cell.py reads them, once: NAME=KERNEL=MATRIX=BASE words.
+# testvm/cell.py reads them, once: NAME=KERNEL=MATRIX=BASE=ARCH words.
 CELL_TABLE := $(shell testvm/cell.py table)
 $(if $(CELL_TABLE),,$(error testvm/cells/: a cell file is bad (testvm/cell.py table says which)))
 cell_field  = $(word $(2),$(subst =, ,$(filter $(1)=%,$(CELL_TABLE))))
 cell_kernel = $(call cell_field,$(1),2)
 cell_full   = $(filter full,$(call cell_field,$(1),3))
 cell_base   = $(call cell_field,$(1),4)
+cell_arch   = $(call cell_field,$(1),5)
 all_cells = $(foreach w,$(CELL_TABLE),$(firstword $(subst =, ,$(w))))
 # those of the bases chosen, then the 2005 kernel's
 base_cells = $(foreach b,$(BASES) 2.6.14 2.6.15,$(foreach c,$(all_cells),$(if $(filter $(b),$(call cell_base,$(c))),$(c))))
@@ -170,12 +171,15 @@ include testvm/guest.mk
 guest: tree
 	@$(STAGE) "guest programs, initramfs" $(LOG)/guest.log \
 		$(MAKE) --no-print-directory guest-build
+	@$(STAGE) "guest programs, initramfs: x86_64" $(LOG)/guest-x86_64.log \
+		$(MAKE) --no-print-directory guest-build GUEST_ARCH=x86_64 EXTRA=
 	@echo "           syscalls used: $$(cut -d' ' -f1,2 $(GUEST)/syscalls.txt | sort -un | tr '\n' ' ' | sed 's/ \([0-9]\)/, \1/g')"
 
 # Every cell (testvm/boot.sh), then the verdicts; with EXTRA, booted with the
 # user's programs.  A historical cell boots only once 'make historical' has
 # built its kernel; until then qemu-run.sh marks it skipped, with the reason.
-BOOT_CELLS = INITRAMFS=$(BOOT_INITRAMFS) testvm/boot.sh $(CELLS); \
+BOOT_CELLS = INITRAMFS=$(BOOT_INITRAMFS) INITRAMFS_X86_64=$(INITRAMFS_X86_64) \
+	testvm/boot.sh $(CELLS); \
 	testvm/ktap.py --out $(B)/results $(CELLS)
 
 run: $(if $(EXTRA)$(RUN),extra-check) kernels guest

@@ -8,6 +8,9 @@
 #   kernel_image NAME        the bzImage of a kernel: ${KDIR:-$BUILD/kernel}/
 #                            NAME's (historical* are i386's older path), or
 #                            NAME itself when it is a path
+#   arch_of_kernel NAME      the guest architecture of a kernel (or a cell's
+#                            KERNEL): x86_64 when a part of its name is
+#                            x86_64 (modern/kbuild.sh), else i386
 #   tree_version DIR         "6.1.192", "2.6.14-rc4-mm1": DIR/Makefile's
 #                            version; empty when it names none
 #   git_import DIR MESSAGE [BRANCH]
@@ -39,6 +42,13 @@ kernel_image() {
 	*/*) echo "$1" ;;
 	historical | historical-*) echo "${KDIR:-${BUILD:?}/kernel}/$1/arch/i386/boot/bzImage" ;;
 	*) echo "${KDIR:-${BUILD:?}/kernel}/$1/arch/x86/boot/bzImage" ;;
+	esac
+}
+
+arch_of_kernel() {
+	case -$1- in
+	*-x86_64-*) echo x86_64 ;;
+	*) echo i386 ;;
 	esac
 }
 

@@ -43,7 +43,7 @@ die() {
 [ $# -eq 2 ] || die "usage: $0 config|build|fragments KERNEL"
 step=$1
 name=$2
-arch=i386
+arch=$(arch_of_kernel "$name")
 frags=$here/configs/guest.config
 kbase=$(base_of_kernel "$name")
 parts=${name#"$kbase"-}
@@ -60,7 +60,6 @@ for part in $(echo "$parts" | tr '-' ' '); do
 	# what only one base spells this way (a symbol the other lacks)
 	[ ! -f "$here/configs/$kbase/$part.config" ] ||
 		frags="$frags $here/configs/$kbase/$part.config"
-	[ "$part" != x86_64 ] || arch=x86_64
 done
 # the fragments the name stands for (bisect-check.sh stamps its builds with them)
 if [ "$step" = fragments ]; then

@@ -16,8 +16,9 @@ the matrix:
   cell.py sh CELL      the cell as shell assignments, CELL_KEY='value'
                        (qemu-run.sh evals them)
   cell.py get CELL KEY one value
-  cell.py table        one word per cell, NAME=KERNEL=MATRIX=BASE (MATRIX
-                       "-" when unset; BASE from modern/base.sh), for make
+  cell.py table        one word per cell, NAME=KERNEL=MATRIX=BASE=ARCH
+                       (MATRIX "-" when unset; BASE from modern/base.sh,
+                       ARCH from lib/kernel.sh), for make
 
 A cell file that lacks a key, has an unknown one or a malformed line is an
 error naming the file and the line.
@@ -70,11 +71,13 @@ def load(cell, rundir=None):
 
 
 def bases(kernels):
-    """modern/base.sh's base_of_kernel for each name, in one shell."""
+    """modern/base.sh's base_of_kernel and lib/kernel.sh's arch_of_kernel
+    for each name, in one shell: (base, arch) pairs."""
     out = subprocess.run(
-        ["sh", "-c", '. "$0/../modern/base.sh"; for k; do base_of_kernel "$k"; done',
+        ["sh", "-c", 'here=$0; . "$0/../lib/kernel.sh"; . "$0/../modern/base.sh"; '
+         'for k; do echo "$(base_of_kernel "$k") $(arch_of_kernel "$k")"; done',
          HERE] + list(kernels), check=True, capture_output=True, text=True).stdout
-    return out.split()
+    return [tuple(line.split()) for line in out.splitlines()]
 
 
 def main(argv):
@@ -86,8 +89,8 @@ def main(argv):
             print(load(argv[1]).get(argv[2], ""))
         elif argv == ["table"]:
             confs = [(c, load(c)) for c in names()]
-            for (c, conf), b in zip(confs, bases(k["KERNEL"] for _, k in confs)):
-                print("%s=%s=%s=%s" % (c, conf["KERNEL"], conf.get("MATRIX") or "-", b))
+            for (c, conf), (b, a) in zip(confs, bases(k["KERNEL"] for _, k in confs)):
+                print("%s=%s=%s=%s=%s" % (c, conf["KERNEL"], conf.get("MATRIX") or "-", b, a))
         else:
             sys.exit("usage: cell.py sh CELL | get CELL KEY | table")
     except CellError as e:

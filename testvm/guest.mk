@@ -1,11 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest side: static i386 programs built with the kernel tree's nolibc,
-# checked for system calls newer than 2.6.14, packed with the tree's
-# usr/gen_init_cpio into one initramfs.  Included by the top Makefile; the
-# same initramfs boots every kernel.
+# The guest side: static programs built with the kernel tree's nolibc,
+# packed with the tree's usr/gen_init_cpio into one initramfs per guest
+# architecture (GUEST_ARCH): i386's in $(B)/guest and $(B)/initramfs.cpio,
+# checked for system calls newer than 2.6.14, boots every i386 kernel, 2005's
+# too; x86_64's, from the same sources, in $(B)/guest-x86_64 and
+# $(B)/initramfs-x86_64.cpio.  Included by the top Makefile, which builds the
+# x86_64 one with a second make, GUEST_ARCH=x86_64.
 
-GUEST     := $(B)/guest
+GUEST_ARCHES := i386 x86_64
+GUEST_ARCH ?= i386
+$(if $(filter $(GUEST_ARCH),$(GUEST_ARCHES)),,$(error GUEST_ARCH=$(GUEST_ARCH): one of $(GUEST_ARCHES)))
+# the arch's suffix: none for i386, which came first
+guest_sfx  = $(if $(filter-out i386,$(1)),-$(1))
+GUEST     := $(B)/guest$(call guest_sfx,$(GUEST_ARCH))
 SYSROOT   := $(GUEST)/sysroot
 UAPI      := $(GUEST)/uapi
 # testvm/guest/tests/: the tests, run in this order; testvm/guest/: the
@@ -19,27 +27,29 @@ FIRST_TESTS := ptlock_mode
 GUEST_TESTS := $(FIRST_TESTS) $(filter-out $(FIRST_TESTS),$(notdir $(GUEST_TEST_SRC:.c=)))
 $(if $(filter init idle bench_%,$(GUEST_TESTS)),$(error testvm/guest/tests/: \
 	$(filter init idle bench_%,$(GUEST_TESTS)) is the name of a program in testvm/guest/: rename the test))
-INITRAMFS := $(B)/initramfs.cpio
+INITRAMFS := $(B)/initramfs$(call guest_sfx,$(GUEST_ARCH)).cpio
+INITRAMFS_X86_64 := $(B)/initramfs$(call guest_sfx,x86_64).cpio
 # the runner's table of tests has MAX_TESTS rows (init.c)
 GUEST_MAX_TESTS := $(shell sed -n 's/^\#define MAX_TESTS[[:space:]]*//p' testvm/guest/init.c)
 $(if $(word $(shell echo $$(($(GUEST_MAX_TESTS) + 1))),$(GUEST_TESTS)),$(error \
 	$(words $(GUEST_TESTS)) guest tests, more than MAX_TESTS=$(GUEST_MAX_TESTS) in testvm/guest/init.c: raise it))
 
 GUEST_CC     := gcc
+GUEST_M      := $(if $(filter i386,$(GUEST_ARCH)),-m32 -march=i686,-m64)
 # nolibc 6.1 declares size_t as unsigned long on i386, gcc expects unsigned
 # int for the builtins: that mismatch is nolibc's and harmless.
-GUEST_CFLAGS := -m32 -march=i686 -O2 -Wall -Wextra -Wno-unused-parameter \
+GUEST_CFLAGS := $(GUEST_M) -O2 -Wall -Wextra -Wno-unused-parameter \
 	-static -nostdlib -nostdinc -fno-pie -no-pie -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-ident \
 	-Wno-builtin-declaration-mismatch \
 	-isystem $(shell $(GUEST_CC) -m32 -print-file-name=include) \
 	-I$(SYSROOT)/include -I$(UAPI)/usr/include -Itestvm/guest
 
-# nolibc's headers and the tree's i386 UAPI headers (both out of tree).
+# nolibc's headers and the tree's UAPI headers of the arch (both out of tree).
 $(GUEST)/.headers: $(TREE_STAMP)
 	rm -rf $(SYSROOT) $(UAPI)
-	$(MAKE) -C $(TREE)/tools/include/nolibc ARCH=i386 OUTPUT=$(GUEST)/ headers
-	$(MAKE) -C $(TREE) O=$(UAPI) ARCH=i386 headers
+	$(MAKE) -C $(TREE)/tools/include/nolibc ARCH=$(GUEST_ARCH) OUTPUT=$(GUEST)/ headers
+	$(MAKE) -C $(TREE) O=$(UAPI) ARCH=$(GUEST_ARCH) headers
 	touch $@
 
 # klog-bad.txt's lines as C arrays: klog_bad[] the bad substrings,
@@ -75,7 +85,9 @@ $(GUEST)/tests: Makefile testvm/guest.mk $(GUEST_SRC)
 	@mkdir -p $(dir $@)
 	printf '%s\n' $(GUEST_TESTS) >$@
 
-$(INITRAMFS): $(GUEST)/syscalls.txt $(GUEST)/gen_init_cpio $(GUEST)/tests
+# i386's programs must also run on 2.6.14: its initramfs waits for the check
+$(INITRAMFS): $(if $(filter i386,$(GUEST_ARCH)),$(GUEST)/syscalls.txt,$(GUEST_BIN)) \
+		$(GUEST)/gen_init_cpio $(GUEST)/tests
 	{ echo "dir /dev 0755 0 0"; \
 	  echo "nod /dev/console 0600 0 0 c 5 1"; \
 	  echo "dir /bin 0755 0 0"; \
@@ -96,6 +108,9 @@ $(INITRAMFS): $(GUEST)/syscalls.txt $(GUEST)/gen_init_cpio $(GUEST)/tests
 # programs first, and runs every time: EXTRA's files may have changed.
 INITRAMFS_EXTRA := $(GUEST)/initramfs-extra.cpio
 BOOT_INITRAMFS  := $(if $(EXTRA),$(INITRAMFS_EXTRA),$(INITRAMFS))
+# (the user's programs are i386 ones: not yet for x86_64 cells)
+$(if $(EXTRA),$(foreach c,$(CELLS),$(if $(filter x86_64,$(call cell_arch,$(c))),$(error \
+	EXTRA= takes i386 programs, and cell $(c) is x86_64: leave it out of CELLS))))
 
 extra-check:
 	@testvm/extra.py check
@@ -124,8 +139,9 @@ MM_PROGS  := awk '$$1 != "skip" { p = $$3; if (p ~ /^hugepages=/) p = $$4; print
 $(KSFT)/.built: $(GUEST)/.headers
 	rm -rf $(KSFT)
 	mkdir -p $(KSFT)
-	$(MAKE) -k -C $(TREE)/tools/testing/selftests/vm MACHINE=i686 \
-		CC="$(GUEST_CC) -m32" LDFLAGS=-static OUTPUT=$(KSFT) \
+	$(MAKE) -k -C $(TREE)/tools/testing/selftests/vm \
+		MACHINE=$(if $(filter i386,$(GUEST_ARCH)),i686,x86_64) \
+		CC="$(GUEST_CC) $(firstword $(GUEST_M))" LDFLAGS=-static OUTPUT=$(KSFT) \
 		KHDR_INCLUDES="-isystem $(UAPI)/usr/include" || true
 	touch $@
 

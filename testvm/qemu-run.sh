@@ -8,7 +8,7 @@
 # 2.6.14 ones 'make historical' builds; or a bzImage path), vCPUs (SMP;
 # MAXCPUS lists more, hot-pluggable, slots to the firmware), memory, CPU
 # model, swap disk size and extra kernel arguments.  QEMU runs under TCG
-# (32-bit guests triple-fault under KVM here) with a fresh raw swap disk,
+# (/dev/kvm here cannot run an ordinary guest) with a fresh raw swap disk,
 # under a hard time bound; the serial console goes to OUTDIR/console.log
 # (default $BUILD/runs/CELL).
 #
@@ -22,7 +22,10 @@
 # exit status is 0, and ktap.py reports the cell SKIP.
 #
 #   TIMEOUT    seconds before the guest is killed (default 600)
-#   INITRAMFS  default $BUILD/initramfs.cpio
+#   INITRAMFS  default $BUILD/initramfs.cpio: the i386 programs
+#   INITRAMFS_X86_64  default $BUILD/initramfs-x86_64.cpio: the same built
+#              for x86_64, which a cell whose kernel is x86_64 boots
+#              (arch_of_kernel) with qemu-system-x86_64
 #   KERNEL, APPEND, SWAP_MB, SMP override the cell's values (APPEND adds to
 #              the cell's arguments).
 #   TCG_THREAD single (default) or multi: one host thread per vCPU
@@ -38,6 +41,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 . "$here/../modern/base.sh"
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio}
+INITRAMFS_X86_64=${INITRAMFS_X86_64:-$BUILD/initramfs-x86_64.cpio}
 TIMEOUT=${TIMEOUT:-600}	# make help reads the default here
 
 die() {
@@ -65,6 +69,8 @@ MEM=$CELL_MEM
 CPU=$CELL_CPU
 
 kernel=$(kernel_image "$KERNEL")
+arch=$(arch_of_kernel "$KERNEL")
+[ "$arch" = i386 ] || INITRAMFS=$INITRAMFS_X86_64
 mkdir -p "$out"
 # the cell as booted: its comments, with what the environment overrode
 {
@@ -85,7 +91,7 @@ if [ ! -f "$kernel" ]; then
 	die "no kernel image $kernel (make kernels)"
 fi
 [ -f "$INITRAMFS" ] || die "no initramfs $INITRAMFS (make guest)"
-command -v qemu-system-i386 >/dev/null || die "qemu-system-i386 not found (apt-get install qemu-system-x86)"
+command -v "qemu-system-$arch" >/dev/null || die "qemu-system-$arch not found (apt-get install qemu-system-x86)"
 
 # what decides this run's outcome, short of the races it tests
 key=$({ sha256sum "$kernel" "$INITRAMFS" "$0"; cat "$out/cell";
@@ -119,7 +125,7 @@ fi
 echo "$kernel $APPEND" >"$out/cmdline"
 set +e
 # shellcheck disable=SC2086
-timeout -k 5 "$TIMEOUT" qemu-system-i386 -M pc -accel tcg,thread=$tcg \
+timeout -k 5 "$TIMEOUT" "qemu-system-$arch" -M pc -accel tcg,thread=$tcg \
 	-cpu "$CPU" -smp "$SMP,sockets=$MAXCPUS,maxcpus=$MAXCPUS" -m "$MEM" \
 	-display none -monitor none -serial "file:$out/console.log" \
 	-no-reboot -kernel "$kernel" -initrd "$INITRAMFS" $disk \

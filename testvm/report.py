@@ -69,9 +69,11 @@ def load(results):
         r.setdefault("tests", {})
         r.setdefault("errors", [])
         cells.append(r)
-    # 2.6.14, 6.1 or 6.12: the base of the kernel each booted (modern/base.sh)
-    for r, b in zip(cells, ktap.cellfile.bases(r["conf"].get("KERNEL", "?") for r in cells)):
-        r["base"] = b
+    # 2.6.14, 6.1 or 6.12: the base of the kernel each booted (modern/base.sh),
+    # and its arch, i386 or x86_64 (lib/kernel.sh)
+    for r, (b, a) in zip(cells, ktap.cellfile.bases(r["conf"].get("KERNEL", "?")
+                                                    for r in cells)):
+        r["base"], r["arch"] = b, a
     return cells
 
 

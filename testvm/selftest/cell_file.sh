@@ -37,12 +37,14 @@ for name, words in (("short", "no MEM, CPU, SWAP_MB, APPEND"),
         assert words.split("/")[-1] in str(e), (name, str(e))
     else:
         raise AssertionError("%s was read" % name)
-assert cell.bases(["6.12-stock-debug-pae", "debug", "historical"]) == ["6.12", "6.1", "2.6.14"]
+assert cell.bases(["6.12-stock-debug-pae", "debug", "historical", "6.12-debug-x86_64"]) == [
+    ("6.12", "i386"), ("6.1", "i386"), ("2.6.14", "i386"), ("6.12", "x86_64")]
 PY
 "$ROOT/testvm/cell.py" table >"$T/table" || fail "cell.py table"
 [ "$(wc -l <"$T/table")" = "$(ls "$ROOT/testvm/cells" | wc -l)" ] || fail "table misses cells"
-expect_in "$T/table" "6.12-pae-on-smp4=6.12-debug-pae=-=6.12"
-expect_in "$T/table" "historical-smp4=historical=-=2.6.14"
+expect_in "$T/table" "6.12-pae-on-smp4=6.12-debug-pae=-=6.12=i386"
+expect_in "$T/table" "historical-smp4=historical=-=2.6.14=i386"
+expect_in "$T/table" "x86_64-on-smp4=debug-x86_64=full=6.1=x86_64"
 expect_fail "$T/out" "$ROOT/testvm/qemu-run.sh" no-such-cell "$T/run"
 expect_in "$T/out" "no cell 'no-such-cell'"
 exit 0

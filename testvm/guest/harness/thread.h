@@ -26,10 +26,35 @@ struct thread {
 static void thread_start(struct thread *t)
 {
 	unsigned long top = ((unsigned long)t->stack + THREAD_STACK) & ~15UL;
-	unsigned long *sp = (unsigned long *)(top - 16);
 	long ret;
+#if defined(__x86_64__)
+	/* the child pops fn and t, calls fn(t) at a 16-byte aligned rsp */
+	unsigned long *sp = (unsigned long *)(top - 32);
+	register long r10 __asm__("r10") = (long)&t->tid;
+	register long r8 __asm__("r8") = 0;
 
+	sp[0] = (unsigned long)t->fn;
+	sp[1] = (unsigned long)t;
+	__asm__ volatile(
+		"syscall\n\t"
+		"test %%rax, %%rax\n\t"
+		"jnz 1f\n\t"
+		"popq %%rax\n\t"
+		"popq %%rdi\n\t"
+		"call *%%rax\n\t"
+		"movl %%eax, %%edi\n\t"
+		"movl %[nr_exit], %%eax\n\t"
+		"syscall\n\t"
+		"hlt\n"
+		"1:\n\t"
+		: "=a"(ret)
+		: "0"(__NR_clone), "D"(CLONE_THREAD_FLAGS), "S"(sp),
+		  "d"(&t->tid), "r"(r10), "r"(r8), [nr_exit] "i"(__NR_exit)
+		: "rcx", "r11", "memory", "cc");
+#else
 	/* fn(t) is called with t at a 16-byte aligned stack slot */
+	unsigned long *sp = (unsigned long *)(top - 16);
+
 	sp[0] = (unsigned long)t;
 	*--sp = (unsigned long)t->fn;
 	__asm__ volatile(
@@ -47,6 +72,7 @@ static void thread_start(struct thread *t)
 		: "0"(__NR_clone), "b"(CLONE_THREAD_FLAGS), "c"(sp),
 		  "d"(&t->tid), "S"(0), "D"(&t->tid), [nr_exit] "i"(__NR_exit)
 		: "memory", "cc");
+#endif
 	if (ret < 0)
 		fail("clone: errno %ld", -ret);
 }
