@@ -69,7 +69,11 @@ MEM=$CELL_MEM
 CPU=$CELL_CPU
 
 kernel=$(kernel_image "$KERNEL")
-arch=$(arch_of_kernel "$KERNEL")
+# a bzImage path (mutant.sh's) is of the arch of the cell's own kernel
+case $KERNEL in
+*/*) arch=$(arch_of_kernel "$CELL_KERNEL") ;;
+*) arch=$(arch_of_kernel "$KERNEL") ;;
+esac
 [ "$arch" = i386 ] || INITRAMFS=$INITRAMFS_X86_64
 mkdir -p "$out"
 # the cell as booted: its comments, with what the environment overrode

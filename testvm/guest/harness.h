@@ -32,8 +32,10 @@
  *   result.h    TEST_MAIN(), pass(), fail(), ASSERT(), skip(); test_name
  *   proc.h      read_file(), write_file(), cmdline_arg() (ptltest.* from
  *               the boot line), cmdline_ulong() (a number from it),
- *               meminfo_kb(), need_mem_mib() (skips below), statm_resident(), major_faults(), now_ms(), sleep_ms(),
- *               map_anon(), map_anon_aligned()
+ *               meminfo_kb(), vmstat_count() (-1: no such line),
+ *               need_mem_mib() (skips below), statm_resident(),
+ *               major_faults(), now_ms(), sleep_ms(), map_anon(),
+ *               map_anon_aligned()
  *   pattern.h   pattern(), fill_page(), fill_pages(), check_page(),
  *               check_pages(), digest_word() from DIGEST_INIT,
  *               corrupt_if_asked() (ptltest.corrupt=)
@@ -48,7 +50,7 @@
  *               gate_wait(), touch_slice(), touch_in_child(); fork_child(),
  *               map_shared(), futex_add(), futex_wait_for(), reap()
  *   lockstat.h  lockstat_clear(), lockstat_class(), lockstat_split_on(),
- *               LOCK_MM, LOCK_PTL
+ *               LOCK_MM, LOCK_PTL, LOCK_MMAP, LOCK_VMA
  *   swap.h      swap_device(), swap_listed(), swap_on_again(),
  *               swap_used_pages(), swap_test_mib(), swap_push(),
  *               swap_out_area() (filled, then pushed out), sys_swapoff()

@@ -85,6 +85,10 @@ static void lockstat_class(const char *prefix, struct lock_counts *c)
  */
 #define LOCK_MM		"&mm->page_table_lock"
 #define LOCK_PTL	"ptlock_ptr("
+/* mmap_lock, and the per-VMA lock faults take instead where PER_VMA_LOCK
+ * is built (6.12 on x86_64) */
+#define LOCK_MMAP	"&mm->mmap_lock"
+#define LOCK_VMA	"&vma->vm_lock->lock"
 
 /*
  * For a lock_stat test of the series: 1 when split_ptlocks is on, 0 off,

@@ -91,6 +91,27 @@ static unsigned long meminfo_kb(const char *key)
 	return proc_kb("/proc/meminfo", key);
 }
 
+/*
+ * A counter or event of /proc/vmstat ("name value" lines); -1 when the
+ * kernel has no such line (built without the option that counts it).
+ */
+static long vmstat_count(const char *name)
+{
+	static char buf[16384];
+	char *p = buf;
+	int len = strlen(name);
+
+	if (read_file("/proc/vmstat", buf, sizeof(buf)) < 0)
+		return -1;
+	while (*p) {
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return atol(p + len + 1);
+		while (*p && *p++ != '\n')
+			;
+	}
+	return -1;
+}
+
 /* Skip the test in a guest with less than mib MiB of memory. */
 static void need_mem_mib(unsigned long mib)
 {
