@@ -17,7 +17,10 @@ sides, copies their consoles (the kernel log) to OUT/logs/CELL.log and
 quotes the test's lines from them.  A test that fails and is ok in no cell,
 and a cell that did not complete, are listed there too.  SKIP - of a
 test, or of a whole cell whose JSON says "skip": reason - and "-" (the test
-does not exist on that kernel, kunit.* on stock) are not differences.
+does not exist on that kernel, kunit.* on stock) are not differences, except
+a test ok on one base (or arch) and SKIP on another, in cells of the same
+mode, that testvm/base-differences.txt (arch-differences.txt) does not
+declare.  Bases are compared within one arch.
 
 Exit status: 0 when there is nothing to list at the top, 1 when there is,
 2 when the results cannot be read or gnuplot is missing.
@@ -40,6 +43,7 @@ import ktap  # noqa: E402  (the parser: verdict names, figure_diffs, RUNS)
 
 LOCKSTAT = "lockstat_ptlock"
 BASE_DIFFS = os.path.join(HERE, "base-differences.txt")
+ARCH_DIFFS = os.path.join(HERE, "arch-differences.txt")
 LOCK_FIGURES = ("mm_acq", "mm_con", "ptl_acq", "ptl_con")
 EXCERPT_MAX = 40
 
@@ -229,7 +233,8 @@ MODES = ("stock", "on", "off", "auto", "default", "bad")
 def cell_mode(r):
     """stock (also 2.6.14 before the series), the split_ptlocks= mode the
     cell asked for (2.6.14's: ptltest.split_built=), default without one, bad for
-    a value the kernel must refuse; PAE kernels' with " PAE"."""
+    a value the kernel must refuse; PAE kernels' with " PAE", x86_64 cells'
+    with " x86_64" (so that bases are compared within one arch)."""
     k = r["conf"].get("KERNEL", "")
     # 2.6.14's mode is built in (NR_CPUS): the cell says which it expects
     key = "ptltest.split_built" if k.startswith("historical") else "split_ptlocks"
@@ -239,7 +244,8 @@ def cell_mode(r):
     else:
         mode = m.group(1) if m else "default"
     mode = mode if mode in MODES else "bad"
-    return mode + (" PAE" if "pae" in k.split("-") else "")
+    return mode + (" PAE" if "pae" in k.split("-") else "") + (
+        " x86_64" if r.get("arch") == "x86_64" else "")
 
 
 def side_by_side(rep, cells):
@@ -260,10 +266,11 @@ def side_by_side(rep, cells):
     return ["%s %s (%d)" % (b, m, len(groups[(b, m)])) for b, m in order], rows
 
 
-def expected_base_diffs():
-    """{(test, base): reason} from testvm/base-differences.txt."""
+def expected_diffs(path=BASE_DIFFS):
+    """{(test, base or arch): reason} from testvm/base-differences.txt (or
+    arch-differences.txt)."""
     out = {}
-    with open(BASE_DIFFS) as f:
+    with open(path) as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
                 test, base, reason = line.rstrip("\n").split(None, 2)
@@ -289,6 +296,28 @@ def base_diffs(rep, cells, expected):
                     diffs.append({"kind": "base", "test": test, "mode": mode,
                                   "sides": {bb: "/".join(sorted(vv)) for bb, vv in seen.items()},
                                   "logs": [rep.attach(bases[b][0]["cell"], test)]})
+    return diffs
+
+
+def arch_diffs(rep, cells, expected):
+    """Tests ok on one arch and SKIP on another, in cells of the same base and
+    mode, that testvm/arch-differences.txt does not declare."""
+    groups = {}
+    for r in cells:
+        if not r.get("skip"):
+            mode = cell_mode(r).split()[0]	# PAE or not: i386 either way
+            groups.setdefault((r["base"], mode), {}).setdefault(r.get("arch", "i386"), []).append(r)
+    diffs = []
+    for test in rep.names:
+        for (base, mode), arches in sorted(groups.items()):
+            seen = {a: {verdict(r, test) for r in rs} for a, rs in arches.items()}
+            if not any("ok" in v for v in seen.values()):
+                continue
+            for a, v in sorted(seen.items()):
+                if v == {"SKIP"} and (test, a) not in expected:
+                    diffs.append({"kind": "arch", "test": test, "mode": "%s %s" % (base, mode),
+                                  "sides": {aa: "/".join(sorted(vv)) for aa, vv in seen.items()},
+                                  "logs": [rep.attach(arches[a][0]["cell"], test)]})
     return diffs
 
 
@@ -382,6 +411,11 @@ def markdown(rep, diffs, failing, skips, cells, lock, png, ptl=()):
         if d["kind"] == "ptl":
             md.append("- **%s**: built %s, but the fault path takes: %s" % (
                 d["test"], d["mode"], ", ".join("%s `%s`" % i for i in sorted(d["sides"].items()))))
+        elif d["kind"] == "arch":
+            md.append("- **%s**: SKIP on one arch, ok on another, in %s cells, and not "
+                      "declared in testvm/arch-differences.txt: %s" % (
+                          d["test"], d["mode"],
+                          ", ".join("%s %s" % i for i in sorted(d["sides"].items()))))
         elif d["kind"] == "base":
             md.append("- **%s**: SKIP on one base, ok on another, in %s cells, and not "
                       "declared in testvm/base-differences.txt: %s" % (
@@ -452,7 +486,12 @@ def markdown(rep, diffs, failing, skips, cells, lock, png, ptl=()):
            "Digests are compared across bases in the table above. A test that runs on "
            "one base and not on another is a difference unless "
            "testvm/base-differences.txt declares it; declared here:", ""]
-    md += ["- %s on %s: %s" % (t, b, why) for (t, b), why in sorted(expected_base_diffs().items())]
+    md += ["- %s on %s: %s" % (t, b, why) for (t, b), why in sorted(expected_diffs().items())]
+    md += ["", "x86_64 cells have columns of their own; a test that runs on one arch and "
+           "not on the other, in cells of the same base and mode, is a difference unless "
+           "testvm/arch-differences.txt declares it; declared here:", ""]
+    md += ["- %s on %s: %s" % (t, a, why)
+           for (t, a), why in sorted(expected_diffs(ARCH_DIFFS).items())]
     md += ["",
            "| test | " + " | ".join(heads) + " |", "|---" * (len(heads) + 1) + "|"]
     for test, row in rows:
@@ -521,7 +560,8 @@ def main():
             os.remove(os.path.join(args.out, f))
     rep = Report(cells, ktap.RUNS, args.out)
     diffs, failing = rep.differences()
-    diffs += base_diffs(rep, cells, expected_base_diffs())
+    diffs += base_diffs(rep, cells, expected_diffs())
+    diffs += arch_diffs(rep, cells, expected_diffs(ARCH_DIFFS))
     ptl_file = os.path.join(args.results, "historical-ptl.txt")
     ptl = open(ptl_file).read().splitlines() if os.path.exists(ptl_file) else []
     diffs += ptl_diffs(cells, ptl)
