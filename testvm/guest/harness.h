@@ -42,7 +42,8 @@
  *   thp.h       HPAGE, thp_enable() (skips without THP), thp_try_enable(),
  *               thp_built() (THP there at all: PAE, split pmd locks),
  *               thp_anon_kb(), thp_map_at() (made and proven huge),
- *               hpage_check(), thp_move()
+ *               hpage_check(), thp_move(); hugetlb_reserve() (skips
+ *               without hugetlb), hugetlb_release(), read_long()
  *   thread.h    struct thread, threads_create(), threads_run() (all start
  *               at once, all joined) or threads_start() and threads_join(),
  *               threads_run_with() (n threads and one more, timed),

@@ -120,3 +120,45 @@ static void thp_move(unsigned char **m, unsigned long to, unsigned int seed,
 		fail("%s: AnonHugePages %lu kB, not %lu kB: the move split the THP",
 		     what, thp_anon_kb(), huge_kb);
 }
+
+/* --- hugetlb: 2 MiB pages reserved through sysfs --------------------------
+ * A hugetlb test reserves the pages it needs and gives them back after.
+ * Kernels without HUGETLBFS skip, unless the cell asked for hugetlb with
+ * ptltest.hugetlb=1 (the PAE and x86_64 cells): then the test fails.
+ */
+#define NR_HUGE		"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+#define FREE_HUGE	"/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
+
+/* The number a small file holds (a sysfs count); fails when unreadable. */
+static long read_long(const char *path)
+{
+	char buf[32];
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		fail("cannot read %s", path);
+	return atol(buf);
+}
+
+/* Reserve n 2 MiB hugetlb pages, all of them, or skip or fail (above) */
+static void hugetlb_reserve(int n)
+{
+	char want[8], num[12];
+
+	utoa_r(n, num);
+	if (write_file(NR_HUGE, num) < 0) {
+		if (cmdline_arg("ptltest.hugetlb", want, sizeof(want)))
+			fail("ptltest.hugetlb=%s asked, but cannot write %s", want, NR_HUGE);
+		skip("kernel without 2 MiB hugetlb pages");
+	}
+	if (read_long(NR_HUGE) != n)
+		fail("asked for %d huge pages, got %ld", n, read_long(NR_HUGE));
+}
+
+/* Give the reserved pages back: every one must be free by now */
+static void hugetlb_release(int n)
+{
+	if (read_long(FREE_HUGE) != n)
+		fail("at the end %ld huge pages free, not %d", read_long(FREE_HUGE), n);
+	if (write_file(NR_HUGE, "0") < 0 || read_long(NR_HUGE) != 0)
+		fail("cannot give the huge pages back");
+}

@@ -27,22 +27,11 @@
 #define LOW		0x20000000UL	/* pmd table 0 (PAE) */
 #define LOW2		0x20400000UL	/* pmd table 0, another entry */
 #define HIGH		0x60000000UL	/* pmd table 1 */
-#define NR_HUGE		"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-#define FREE_HUGE	"/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
 #ifndef MAP_HUGETLB
 #define MAP_HUGETLB	0x40000
 #endif
 
 static unsigned int digest = DIGEST_INIT;
-
-static long read_long(const char *path)
-{
-	char buf[32];
-
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		fail("cannot read %s", path);
-	return atol(buf);
-}
 
 static void move(unsigned char **m, unsigned long to, const char *what)
 {
@@ -60,17 +49,10 @@ TEST_MAIN()
 {
 	unsigned char *m;
 	unsigned long p;
-	char want[8];
 	int status;
 	pid_t pid;
 
-	if (write_file(NR_HUGE, "2") < 0) {
-		if (cmdline_arg("ptltest.hugetlb", want, sizeof(want)))
-			fail("ptltest.hugetlb=%s asked, but cannot write %s", want, NR_HUGE);
-		skip("kernel without 2 MiB hugetlb pages");
-	}
-	if (read_long(NR_HUGE) != 2)
-		fail("asked for 2 huge pages, got %ld", read_long(NR_HUGE));
+	hugetlb_reserve(2);
 
 	m = mmap((void *)LOW, HPAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
@@ -103,10 +85,7 @@ TEST_MAIN()
 
 	if (munmap(m, HPAGE))
 		fail("munmap: errno %d", errno);
-	if (read_long(FREE_HUGE) != 2)
-		fail("after munmap %ld huge pages free, not 2", read_long(FREE_HUGE));
-	if (write_file(NR_HUGE, "0") < 0 || read_long(NR_HUGE) != 0)
-		fail("cannot give the huge pages back");
+	hugetlb_release(2);
 	printf("# %s: moves=3 digest=%08x\n", test_name, digest);
 	pass();
 }

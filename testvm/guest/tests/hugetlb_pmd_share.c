@@ -40,8 +40,6 @@
 #define A_AT		0x40000000UL	/* 1 GiB: a pmd table of its own */
 #define B_AT		0x80000000UL	/* 2 GiB */
 #define MFD_HUGETLB	4U
-#define NR_HUGE		"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-#define FREE_HUGE	"/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
 
 struct ctl {
 	volatile int step;
@@ -50,15 +48,6 @@ struct ctl {
 
 static struct ctl *c;
 static unsigned int digest = DIGEST_INIT;
-
-static long read_long(const char *path)
-{
-	char buf[32];
-
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		fail("cannot read %s", path);
-	return atol(buf);
-}
 
 static long minor_faults(void)
 {
@@ -132,19 +121,13 @@ TEST_MAIN()
 {
 	long faults, split_faults, f0;
 	unsigned char *m;
-	char mode[8], want[8];
+	char mode[8];
 	int fd, share, series, st;
 	pid_t b, child;
 
 	if (sizeof(long) < 8)
 		skip("i386: no hugetlb pmd sharing (ARCH_WANT_HUGE_PMD_SHARE is x86_64's)");
-	if (write_file(NR_HUGE, "8") < 0) {
-		if (cmdline_arg("ptltest.hugetlb", want, sizeof(want)))
-			fail("ptltest.hugetlb=%s asked, but cannot write %s", want, NR_HUGE);
-		skip("kernel without 2 MiB hugetlb pages");
-	}
-	if (read_long(NR_HUGE) != NHUGE)
-		fail("asked for %d huge pages, got %ld", NHUGE, read_long(NR_HUGE));
+	hugetlb_reserve(NHUGE);
 	series = read_file("/sys/kernel/mm/split_ptlocks", mode, sizeof(mode)) >= 0;
 	share = !series || !strncmp(mode, "on", 2);
 	fd = sys_memfd_create("hugetlb_pmd_share", MFD_HUGETLB);
@@ -209,10 +192,7 @@ TEST_MAIN()
 	if (munmap(m, GiB))
 		fail("A: munmap: errno %d", errno);
 	close(fd);
-	if (read_long(FREE_HUGE) != NHUGE)
-		fail("at the end %ld huge pages free, not %d", read_long(FREE_HUGE), NHUGE);
-	if (write_file(NR_HUGE, "0") < 0 || read_long(NR_HUGE) != 0)
-		fail("cannot give the huge pages back");
+	hugetlb_release(NHUGE);
 	printf("# %s: share=%s faults_reading=%ld faults_after_split=%ld digest=%08x\n",
 	       test_name, share ? "yes" : "no", faults, split_faults, digest);
 	pass();
