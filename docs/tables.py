@@ -116,8 +116,7 @@ def cell_rows():
             "|---|---|---|---|---|---|---|---|"]
     for c in cell.names():
         conf = cell.load(c)
-        comment = " ".join(l[1:].strip() for l in open(os.path.join(cell.CELLS, c))
-                           if l.startswith("#"))
+        comment = " ".join(l[1:].strip() for l in cell.comments(c))
         args = conf["APPEND"].split()
         mode = [a.split("=", 1)[1] for a in args if a.startswith("ptltest.split=")]
         rest = " ".join(a for a in args if not a.startswith("ptltest.split="))

@@ -3,9 +3,10 @@
 #
 # qemu-run.sh CELL [OUTDIR]
 #
-# Boot one cell of the matrix: testvm/cells/CELL names the kernel (a build
-# under $BUILD/kernel; historical, historical-before, historical-off are the
-# 2.6.14 ones 'make historical' builds; or a bzImage path), vCPUs (SMP;
+# Boot one cell of the matrix (testvm/cell.py reads it from testvm/cells/):
+# it names the kernel (a build under $BUILD/kernel; historical,
+# historical-before, historical-off are the 2.6.14 ones 'make historical'
+# builds; or a bzImage path), vCPUs (SMP;
 # MAXCPUS lists more, hot-pluggable, slots to the firmware), memory, CPU
 # model, swap disk size and extra kernel arguments.  QEMU runs under TCG
 # (/dev/kvm here cannot run an ordinary guest) with a fresh raw swap disk,
@@ -78,7 +79,7 @@ esac
 mkdir -p "$out"
 # the cell as booted: its comments, with what the environment overrode
 {
-	grep '^#' "$here/cells/$cell" || true
+	"$here/cell.py" comments "$cell"
 	printf 'KERNEL=%s\nSMP=%s\nMAXCPUS=%s\nMEM=%s\nCPU=%s\nSWAP_MB=%s\nAPPEND=%s\n' \
 		"$KERNEL" "$SMP" "$MAXCPUS" "$MEM" "$CPU" "$SWAP_MB" "$APPEND"
 	[ -z "$CELL_MATRIX" ] || echo "MATRIX=$CELL_MATRIX"
