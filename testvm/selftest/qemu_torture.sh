@@ -15,6 +15,6 @@ boot_perf "ptltest.only=mm_torture ptltest.seed=4242" >"$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "mm_torture with ptltest.seed=4242 did not pass"; }
 grep -q "^mm_torture  *ok" "$T/out" || { cat "$T/out"; fail "mm_torture did not pass"; }
 expect_in "$T/runs/perf-smp2/console.log" "# mm_torture: seed=4242 "
-grep -q "^# mm_torture: .* pulses=[1-9][0-9]* swapped=[1-9][0-9]* majflt=[1-9]" \
+grep -q "^# mm_torture: .* pulses=[1-9][0-9]* met=[1-9][0-9]* swapped=[1-9][0-9]* majflt=[1-9]" \
 	"$T/runs/perf-smp2/console.log" || fail "no swap traffic figures from mm_torture"
 exit 0
