@@ -42,7 +42,7 @@ GUEST_CFLAGS := $(GUEST_M) -O2 -Wall -Wextra -Wno-unused-parameter \
 	-static -nostdlib -nostdinc -fno-pie -no-pie -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-ident \
 	-Wno-builtin-declaration-mismatch \
-	-isystem $(shell $(GUEST_CC) -m32 -print-file-name=include) \
+	-isystem $(shell $(GUEST_CC) $(firstword $(GUEST_M)) -print-file-name=include) \
 	-I$(SYSROOT)/include -I$(UAPI)/usr/include -Itestvm/guest
 
 # nolibc's headers and the tree's UAPI headers of the arch (both out of tree).

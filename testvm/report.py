@@ -278,46 +278,31 @@ def expected_diffs(path=BASE_DIFFS):
     return out
 
 
-def base_diffs(rep, cells, expected):
-    """Tests ok on one base and SKIP on another, in cells of the same mode,
-    that testvm/base-differences.txt does not declare."""
+def skip_diffs(rep, cells, expected, kind):
+    """Tests ok on one side and SKIP on another, in cells of one group, that
+    the declarations (expected_diffs()) do not name.  kind "base": sides are
+    the bases, a group the cells of one mode (cell_mode(): within one arch);
+    "arch": sides are the arches, a group one base and split mode."""
     groups = {}
     for r in cells:
-        if not r.get("skip"):
-            groups.setdefault(cell_mode(r), {}).setdefault(r["base"], []).append(r)
+        if r.get("skip"):
+            continue
+        if kind == "base":
+            group, side = cell_mode(r), r["base"]
+        else:	# PAE or not: i386 either way
+            group, side = "%s %s" % (r["base"], cell_mode(r).split()[0]), r.get("arch", "i386")
+        groups.setdefault(group, {}).setdefault(side, []).append(r)
     diffs = []
     for test in rep.names:
-        for mode, bases in sorted(groups.items()):
-            seen = {b: {verdict(r, test) for r in rs} for b, rs in bases.items()}
+        for group, sides in sorted(groups.items()):
+            seen = {s: {verdict(r, test) for r in rs} for s, rs in sides.items()}
             if not any("ok" in v for v in seen.values()):
                 continue
-            for b, v in sorted(seen.items()):
-                if v == {"SKIP"} and (test, b) not in expected:
-                    diffs.append({"kind": "base", "test": test, "mode": mode,
-                                  "sides": {bb: "/".join(sorted(vv)) for bb, vv in seen.items()},
-                                  "logs": [rep.attach(bases[b][0]["cell"], test)]})
-    return diffs
-
-
-def arch_diffs(rep, cells, expected):
-    """Tests ok on one arch and SKIP on another, in cells of the same base and
-    mode, that testvm/arch-differences.txt does not declare."""
-    groups = {}
-    for r in cells:
-        if not r.get("skip"):
-            mode = cell_mode(r).split()[0]	# PAE or not: i386 either way
-            groups.setdefault((r["base"], mode), {}).setdefault(r.get("arch", "i386"), []).append(r)
-    diffs = []
-    for test in rep.names:
-        for (base, mode), arches in sorted(groups.items()):
-            seen = {a: {verdict(r, test) for r in rs} for a, rs in arches.items()}
-            if not any("ok" in v for v in seen.values()):
-                continue
-            for a, v in sorted(seen.items()):
-                if v == {"SKIP"} and (test, a) not in expected:
-                    diffs.append({"kind": "arch", "test": test, "mode": "%s %s" % (base, mode),
-                                  "sides": {aa: "/".join(sorted(vv)) for aa, vv in seen.items()},
-                                  "logs": [rep.attach(arches[a][0]["cell"], test)]})
+            for s, v in sorted(seen.items()):
+                if v == {"SKIP"} and (test, s) not in expected:
+                    diffs.append({"kind": kind, "test": test, "mode": group,
+                                  "sides": {ss: "/".join(sorted(vv)) for ss, vv in seen.items()},
+                                  "logs": [rep.attach(sides[s][0]["cell"], test)]})
     return diffs
 
 
@@ -411,15 +396,10 @@ def markdown(rep, diffs, failing, skips, cells, lock, png, ptl=()):
         if d["kind"] == "ptl":
             md.append("- **%s**: built %s, but the fault path takes: %s" % (
                 d["test"], d["mode"], ", ".join("%s `%s`" % i for i in sorted(d["sides"].items()))))
-        elif d["kind"] == "arch":
-            md.append("- **%s**: SKIP on one arch, ok on another, in %s cells, and not "
-                      "declared in testvm/arch-differences.txt: %s" % (
-                          d["test"], d["mode"],
-                          ", ".join("%s %s" % i for i in sorted(d["sides"].items()))))
-        elif d["kind"] == "base":
-            md.append("- **%s**: SKIP on one base, ok on another, in %s cells, and not "
-                      "declared in testvm/base-differences.txt: %s" % (
-                          d["test"], d["mode"],
+        elif d["kind"] in ("arch", "base"):
+            md.append("- **%s**: SKIP on one %s, ok on another, in %s cells, and not "
+                      "declared in testvm/%s-differences.txt: %s" % (
+                          d["test"], d["kind"], d["mode"], d["kind"],
                           ", ".join("%s %s" % i for i in sorted(d["sides"].items()))))
         elif d["kind"] == "verdict":
             groups = {}
@@ -560,8 +540,8 @@ def main():
             os.remove(os.path.join(args.out, f))
     rep = Report(cells, ktap.RUNS, args.out)
     diffs, failing = rep.differences()
-    diffs += base_diffs(rep, cells, expected_diffs())
-    diffs += arch_diffs(rep, cells, expected_diffs(ARCH_DIFFS))
+    diffs += skip_diffs(rep, cells, expected_diffs(), "base")
+    diffs += skip_diffs(rep, cells, expected_diffs(ARCH_DIFFS), "arch")
     ptl_file = os.path.join(args.results, "historical-ptl.txt")
     ptl = open(ptl_file).read().splitlines() if os.path.exists(ptl_file) else []
     diffs += ptl_diffs(cells, ptl)

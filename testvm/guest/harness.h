@@ -33,9 +33,9 @@
  *   proc.h      read_file(), write_file(), cmdline_arg() (ptltest.* from
  *               the boot line), cmdline_ulong() (a number from it),
  *               meminfo_kb(), vmstat_count() (-1: no such line),
- *               need_mem_mib() (skips below), statm_resident(),
- *               major_faults(), now_ms(), sleep_ms(), map_anon(),
- *               map_anon_aligned()
+ *               read_long() (a sysfs count), need_mem_mib() (skips
+ *               below), statm_resident(), major_faults(), minor_faults(),
+ *               now_ms(), sleep_ms(), map_anon(), map_anon_aligned()
  *   pattern.h   pattern(), fill_page(), fill_pages(), check_page(),
  *               check_pages(), digest_word() from DIGEST_INIT,
  *               corrupt_if_asked() (ptltest.corrupt=)
@@ -43,7 +43,7 @@
  *               thp_built() (THP there at all: PAE, split pmd locks),
  *               thp_anon_kb(), thp_map_at() (made and proven huge),
  *               hpage_check(), thp_move(); hugetlb_reserve() (skips
- *               without hugetlb), hugetlb_release(), read_long()
+ *               without hugetlb), hugetlb_release()
  *   thread.h    struct thread, threads_create(), threads_run() (all start
  *               at once, all joined) or threads_start() and threads_join(),
  *               threads_run_with() (n threads and one more, timed),

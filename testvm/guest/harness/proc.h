@@ -62,28 +62,40 @@ static unsigned long cmdline_ulong(const char *key, unsigned long def)
 }
 
 /*
+ * The text after "key" and sep on a line of path, read into buf (blanks
+ * skipped), or NULL when no line has it.
+ */
+static const char *proc_value(const char *path, const char *key, char sep,
+			      char *buf, int size)
+{
+	char *p = buf;
+	int klen = strlen(key);
+
+	if (read_file(path, buf, size) < 0)
+		return NULL;
+	while (*p) {
+		if (!strncmp(p, key, klen) && p[klen] == sep) {
+			p += klen + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			return p;
+		}
+		while (*p && *p++ != '\n')
+			;
+	}
+	return NULL;
+}
+
+/*
  * The value in kB of one "Key: N kB" line of path ("MemFree" of
  * /proc/meminfo, "VmPTE" of /proc/PID/status), or 0.
  */
 static unsigned long proc_kb(const char *path, const char *key)
 {
 	static char buf[2048];
-	char *p = buf;
-	int klen = strlen(key);
+	const char *v = proc_value(path, key, ':', buf, sizeof(buf));
 
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return 0;
-	while (*p) {
-		if (!strncmp(p, key, klen) && p[klen] == ':') {
-			p += klen + 1;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			return atol(p);
-		}
-		while (*p && *p++ != '\n')
-			;
-	}
-	return 0;
+	return v ? (unsigned long)atol(v) : 0;
 }
 
 static unsigned long meminfo_kb(const char *key)
@@ -98,18 +110,19 @@ static unsigned long meminfo_kb(const char *key)
 static long vmstat_count(const char *name)
 {
 	static char buf[16384];
-	char *p = buf;
-	int len = strlen(name);
+	const char *v = proc_value("/proc/vmstat", name, ' ', buf, sizeof(buf));
 
-	if (read_file("/proc/vmstat", buf, sizeof(buf)) < 0)
-		return -1;
-	while (*p) {
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return atol(p + len + 1);
-		while (*p && *p++ != '\n')
-			;
-	}
-	return -1;
+	return v ? atol(v) : -1;
+}
+
+/* The number a small file holds (a sysfs count); fails when unreadable. */
+static long read_long(const char *path)
+{
+	char buf[32];
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		fail("cannot read %s", path);
+	return atol(buf);
 }
 
 /* Skip the test in a guest with less than mib MiB of memory. */
@@ -160,6 +173,16 @@ static long major_faults(void)
 	    my_syscall2(__NR_getrusage, RUSAGE_CHILDREN, &children))
 		return -1;
 	return self.ru_majflt + children.ru_majflt;
+}
+
+/* Minor faults of this process alone (RUSAGE_SELF). */
+static long minor_faults(void)
+{
+	struct rusage self;
+
+	if (my_syscall2(__NR_getrusage, RUSAGE_SELF, &self))
+		return -1;
+	return self.ru_minflt;
 }
 
 /* len bytes of anonymous memory, MAP_PRIVATE or MAP_SHARED; else fail */

@@ -129,16 +129,6 @@ static void thp_move(unsigned char **m, unsigned long to, unsigned int seed,
 #define NR_HUGE		"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 #define FREE_HUGE	"/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
 
-/* The number a small file holds (a sysfs count); fails when unreadable. */
-static long read_long(const char *path)
-{
-	char buf[32];
-
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		fail("cannot read %s", path);
-	return atol(buf);
-}
-
 /* Reserve n 2 MiB hugetlb pages, all of them, or skip or fail (above) */
 static void hugetlb_reserve(int n)
 {

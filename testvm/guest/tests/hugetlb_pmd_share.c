@@ -49,15 +49,6 @@ struct ctl {
 static struct ctl *c;
 static unsigned int digest = DIGEST_INIT;
 
-static long minor_faults(void)
-{
-	struct rusage self;
-
-	if (my_syscall2(__NR_getrusage, RUSAGE_SELF, &self))
-		return -1;
-	return self.ru_minflt;
-}
-
 static unsigned char *map_file(int fd, unsigned long at, const char *who)
 {
 	unsigned char *m = mmap((void *)at, GiB, PROT_READ | PROT_WRITE,
