@@ -137,7 +137,7 @@ help:
 	@echo "           BOOT_JOBS=guests at once (one per core: $(shell nproc))"
 	@echo "           RERUN=1: make check boots every cell again (it skips a cell"
 	@echo "             whose last run passed with the same kernel, initramfs, cell)"
-	@echo "           EXTRA=program|dir  your static i386 programs, run in every cell"
+	@echo "           EXTRA=program|dir  your static i386 and x86_64 programs, run in every cell of their arch"
 	@echo "           RUN='prog args'    the command line of one of them"
 	@echo "           (each is checked before anything runs: testvm/vars.mk)"
 
@@ -168,17 +168,20 @@ kernel-%: tree
 
 include testvm/guest.mk
 
+# EXTRA's programs go into the initramfs of each arch that has cells to boot
 guest: tree
 	@$(STAGE) "guest programs, initramfs" $(LOG)/guest.log \
-		$(MAKE) --no-print-directory guest-build
+		$(MAKE) --no-print-directory guest-build EXTRA_ARCHES="$(EXTRA_ARCHES)" \
+		$(if $(filter i386,$(EXTRA_ARCHES)),,EXTRA=)
 	@$(STAGE) "guest programs, initramfs: x86_64" $(LOG)/guest-x86_64.log \
-		$(MAKE) --no-print-directory guest-build GUEST_ARCH=x86_64 EXTRA=
+		$(MAKE) --no-print-directory guest-build GUEST_ARCH=x86_64 EXTRA_ARCHES="$(EXTRA_ARCHES)" \
+		$(if $(filter x86_64,$(EXTRA_ARCHES)),,EXTRA=)
 	@echo "           syscalls used: $$(cut -d' ' -f1,2 $(GUEST)/syscalls.txt | sort -un | tr '\n' ' ' | sed 's/ \([0-9]\)/, \1/g')"
 
 # Every cell (testvm/boot.sh), then the verdicts; with EXTRA, booted with the
 # user's programs.  A historical cell boots only once 'make historical' has
 # built its kernel; until then qemu-run.sh marks it skipped, with the reason.
-BOOT_CELLS = INITRAMFS=$(BOOT_INITRAMFS) INITRAMFS_X86_64=$(INITRAMFS_X86_64) \
+BOOT_CELLS = INITRAMFS=$(BOOT_INITRAMFS) INITRAMFS_X86_64=$(BOOT_INITRAMFS_X86_64) \
 	testvm/boot.sh $(CELLS); \
 	testvm/ktap.py --out $(B)/results $(CELLS)
 
@@ -209,6 +212,7 @@ report-example:
 # (historical/build.sh; either or both), booted with the
 # same initramfs; the table then holds every cell run so far, so that its
 # verdicts and digests sit next to the modern kernels', and so does the report.
+historical: EXTRA_ARCHES := i386
 historical: $(if $(EXTRA)$(RUN),extra-check) guest
 	@$(STAGE) "historical: copy, compat, git am" $(LOG)/historical-tree.log \
 		historical/build.sh tree
@@ -268,7 +272,13 @@ mm-selftests: MM_SET := full
 mm-selftests: MM_BOOT_TIMEOUT := 3600
 mm-selftests-check: MM_SET := check
 mm-selftests-check: MM_BOOT_TIMEOUT := 1200
-mm-selftests mm-selftests-check: $(addprefix kernel-,$(sort $(foreach c,$(MM_CELLS),$(call cell_kernel,$(c))))) guest
+# make check builds no stock kernel of the i386 debug cells: the PAE ones
+MM_CHECK_CELLS ?= pae-on-smp4 pae-off-smp4 stock-pae-smp4
+mm-selftests-check: MM_CELLS := $(MM_CHECK_CELLS)
+mm_kernels = $(addprefix kernel-,$(sort $(foreach c,$(1),$(call cell_kernel,$(c)))))
+mm-selftests: $(call mm_kernels,$(MM_CELLS)) guest
+mm-selftests-check: $(call mm_kernels,$(MM_CHECK_CELLS)) guest
+mm-selftests mm-selftests-check:
 	@$(STAGE) "mm selftests: build, initramfs" $(LOG)/guest-mm.log \
 		$(MAKE) --no-print-directory guest-mm
 	@INITRAMFS=$(INITRAMFS_MM) TIMEOUT=$(MM_BOOT_TIMEOUT) \
@@ -282,7 +292,7 @@ selftest-host: deps
 
 # the host tests boot the first base's kernels
 SELFTEST_BASE := $(firstword $(BASES))
-selftest: $(addprefix kernel-$(call base_pre,$(SELFTEST_BASE)),perf debug debug-pae stock-debug) guest
+selftest: $(addprefix kernel-$(call base_pre,$(SELFTEST_BASE)),perf debug debug-pae stock-debug-pae debug-x86_64) guest
 	@SELFTEST_BASE=$(SELFTEST_BASE) testvm/selftest/run.sh
 
 # the kernel's mm selftests run on 6.1's cells (tools/testing/selftests/vm)
@@ -298,20 +308,24 @@ bench: $(addprefix kernel-,$(foreach b,$(BASES),$(addprefix $(call base_pre,$(b)
 	@$(foreach b,$(BASES),BENCH_BASE=$(b) testvm/bench.sh &&) true
 	@$(if $(word 2,$(BASES)),testvm/bench.py --bases $(B)/report $(foreach b,$(BASES),$(call bench_out,$(b))))
 
-# lint per base: 6.1 in its debug kernel (THP and hugetlb files in debug-pae
-# directories), the others in their debug-pae kernel
-lint_main    = $(if $(filter 6.1,$(1)),debug,debug-pae)
-lint_kernels = $(if $(filter 6.1,$(1)),debug stock-debug debug-pae,$(1)-debug-pae $(1)-stock-debug-pae)
-# the KUnit=m link check builds a kernel: make check does it for the first
-# base only (the same Kconfig rule on both), make lint for each
+# lint per base, in the debug kernels make check builds: the first base's
+# i386 PAE one, the others' x86_64 one (each with its stock kernel)
+lint_main    = $(if $(filter $(firstword $(ALL_BASES)),$(1)),debug-pae,debug-x86_64)
+lint_kernels = $(addprefix $(call base_pre,$(1)),$(call lint_main,$(1)) stock-$(call lint_main,$(1)))
+# make lint links the KUnit=m kernel and builds every architecture's
+# directory for each base; make check configures the KUnit=m kernel only
+# (the Kconfig rule), and builds the architectures for the first base
 LINT_KUNITM_BASES := $(BASES)
-check: LINT_KUNITM_BASES := $(firstword $(BASES))
+LINT_ARCH_BASES   := $(BASES)
+check: LINT_KUNITM_BASES :=
+check: LINT_ARCH_BASES := $(firstword $(BASES))
 # a cell whose last run passed with the same kernel, initramfs and cell is
 # not booted again by make check (qemu-run.sh's REUSE); RERUN=1 boots all
 check: export REUSE := $(if $(filter 1,$(RERUN)),0,1)
 define lint_rule
 lint-$(1): $(addprefix kernel-,$(call lint_kernels,$(1)))
-	@BASE=$(1) LINT_KERNEL=$(call lint_main,$(1)) LINT_KUNITM=$$(if $$(filter $(1),$$(LINT_KUNITM_BASES)),1,0) \
+	@BASE=$(1) LINT_KERNEL=$(call lint_main,$(1)) LINT_KUNITM=$$(if $$(filter $(1),$$(LINT_KUNITM_BASES)),1,config) \
+		LINT_ARCHES=$$(if $$(filter $(1),$$(LINT_ARCH_BASES)),1,0) \
 		$$(STAGE) "lint $(1): checkpatch, sparse" $$(LOG)/lint-$(1).log modern/lint.sh
 	@grep 'skipped$$$$' $$(LOG)/lint-$(1).log | sed 's/^/           /'
 endef

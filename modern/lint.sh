@@ -7,11 +7,12 @@
 #               modern/BASE: any error, warning or check fails.
 #   sparse      make C=2 on each .c file the series touches, in the stock
 #               tree and in the patched one: any warning the series adds
-#               fails (line numbers ignored).  Files the debug kernel
-#               compiles are checked there; those only the PAE kernel
-#               compiles (THP, hugetlb) in debug-pae build directories
-#               where only the object is compiled (LINT_KERNEL=debug-pae
-#               checks them in the debug-pae kernels instead); arch/x86/xen/ ones in x86_64
+#               fails (line numbers ignored).  Files the LINT_KERNEL
+#               kernel compiles (make passes the first base's debug-pae,
+#               the others' debug-x86_64) are checked there, against its
+#               stock kernel; those only the PAE kernel compiles (THP,
+#               hugetlb; LINT_KERNEL=debug) in debug-pae build directories
+#               where only the object is compiled; arch/x86/xen/ ones in x86_64
 #               debug + xen.config (modern/kbuild.sh), where only the object
 #               itself is compiled, after prepare; arch/arm/ ones with clang
 #               (LLVM=1, no cross gcc: Debian's conflicts with gcc-multilib)
@@ -35,7 +36,9 @@
 #               kernel with MODULES=y, KUNIT=m and KUNIT_ALL_TESTS=m, as
 #               allmodconfig sets them ([BASE-]perf-kunitm, without
 #               series.config), must configure without the built-in-only
-#               test, and link.  LINT_KUNITM=0 leaves it out.
+#               test, and link.  LINT_KUNITM=config only configures it
+#               (make check); LINT_KUNITM=0 leaves it out.
+#   LINT_ARCHES=0 leaves the architectures out (make check: first base only).
 
 set -eu
 
@@ -133,7 +136,7 @@ check() {
 			args=$(cross "$2" "$kind" "$1") ||
 				{ echo "lint: error: cannot configure $2 for $f" >&2; exit 1; }
 		else
-			args=ARCH=i386
+			args=ARCH=$(arch_of_kernel "$PRE$KERNEL")
 		fi
 		# lint's own directories: compile again, so that gcc's warnings
 		# are read on every run, not only on the first
@@ -183,7 +186,7 @@ for f in $files; do
 	if [ "$kinds" = main ] && [ ! -f "$BUILD/kernel/$PRE$KERNEL/${f%.c}.o" ] &&
 	   [ -f "$BUILD/kernel/${PRE}debug-pae/${f%.c}.o" ]; then
 		kinds="pae xen"
-	elif [ "$kinds" = main ] && [ "$KERNEL" = debug-pae ]; then
+	elif [ "$kinds" = main ] && [ "$KERNEL" != debug ]; then
 		case $f in mm/huge_memory.c|mm/hugetlb.c) kinds="main xen" ;; esac
 	fi
 	if [ "${kinds#arm}" != "$kinds" ] || [ "$kinds" = ppc64le ] &&
@@ -291,9 +294,14 @@ arch_build() {
 }
 
 echo "== every architecture: touched files, page table lock users, the KUnit test"
+if [ "${LINT_ARCHES:-1}" = 0 ]; then
+	echo "not built here (LINT_ARCHES=0: make check builds them for the first base; make lint for each)"
+	ARCHES=
+fi
 mkdir -p "$BUILD/lint/arch"
 series_c=$(echo "$files" | grep -E '^mm/.*\.c$' || true)
 echo "$ARCHES" | while read -r name a cc defc extra; do
+	[ -n "$name" ] || continue
 	case $a in
 	i386|x86_64) src=x86 ;;
 	sparc64) src=sparc ;;
@@ -376,13 +384,18 @@ done
 [ "${LINT_KUNITM:-1}" = 0 ] || {
 	echo "== the KUnit test with KUNIT=m"
 	k=${PRE}perf-kunitm
+	link=1 links=", and links"
+	[ "${LINT_KUNITM:-1}" != config ] || link=0 links=" (not linked here: make lint links it)"
 	if SERIES_CONFIG=no "$here/kbuild.sh" config $k >"$BUILD/lint/$k.log" 2>&1 &&
-	   "$here/kbuild.sh" build $k >>"$BUILD/lint/$k.log" 2>&1; then
+	   { [ $link = 0 ] || "$here/kbuild.sh" build $k >>"$BUILD/lint/$k.log" 2>&1; }; then
 		if grep -q '^CONFIG_SPLIT_PTLOCK_KUNIT_TEST=y' "$BUILD/kernel/$k/.config"; then
 			echo "$k: the built-in-only test was configured with KUNIT=m"
 			bad=1
+		elif ! grep -q '^CONFIG_KUNIT=m' "$BUILD/kernel/$k/.config"; then
+			echo "$k: KUNIT=m was not configured"
+			bad=1
 		else
-			echo "$k: configures without the test, and links"
+			echo "$k: configures without the test$links"
 		fi
 	else
 		tail -n 20 "$BUILD/lint/$k.log"

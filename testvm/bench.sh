@@ -36,6 +36,7 @@
 #   BENCH_HUGE_ROUNDS  default 3
 #   BENCH_PARTS        default "scaling contention cost huge hugelock"
 #   BENCH_TCG          multi (default: a host thread per vCPU) or single
+#   BENCH_CELL         the cell of every part but the huge ones (perf-smp2)
 #   PERF_KERNEL, DEBUG_KERNEL, STOCK_KERNEL, PERF_PAE_KERNEL, DEBUG_PAE_KERNEL
 #                      names under $BUILD/kernel or bzImage paths (default
 #                      perf, debug, stock-perf, perf-pae, debug-pae)
@@ -61,7 +62,7 @@ MS=${BENCH_MS:-5000}
 THREADS=${BENCH_THREADS:-1,2}
 PARTS=${BENCH_PARTS:-scaling contention cost huge hugelock}
 TCG=${BENCH_TCG:-multi}
-CELL=perf-smp2
+CELL=${BENCH_CELL:-perf-smp2}
 PAE_CELL=pae-on-smp4	# its memory and CPU; booted with 2 vCPUs
 runs=$out/runs
 

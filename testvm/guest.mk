@@ -101,22 +101,23 @@ $(INITRAMFS): $(if $(filter i386,$(GUEST_ARCH)),$(GUEST)/syscalls.txt,$(GUEST_BI
 	$(GUEST)/gen_init_cpio $(GUEST)/initramfs.list >$@.tmp
 	mv $@.tmp $@
 
-# Bring your own test: EXTRA= a static i386 program or a directory of them,
-# RUN='PROG ARGS' the command line of one (docs/using.md).  A second
-# initramfs: ours plus /extra/PROG and /etc/extra (the command lines, which
-# init runs after our tests as extra.PROG).  testvm/extra.py checks the
-# programs first, and runs every time: EXTRA's files may have changed.
+# Bring your own test: EXTRA= a static program, i386 or x86_64, or a
+# directory of them (and of its i386/ and x86_64/), RUN='PROG ARGS' the
+# command line of one (docs/using.md).  A second initramfs per arch: ours
+# plus that arch's /extra/PROG and /etc/extra (the command lines, which init
+# runs after our tests as extra.PROG).  testvm/extra.py checks the programs
+# first, and that each arch of the cells to boot (EXTRA_ARCHES) has some;
+# it runs every time: EXTRA's files may have changed.
 INITRAMFS_EXTRA := $(GUEST)/initramfs-extra.cpio
 BOOT_INITRAMFS  := $(if $(EXTRA),$(INITRAMFS_EXTRA),$(INITRAMFS))
-# (the user's programs are i386 ones: not yet for x86_64 cells)
-$(if $(EXTRA),$(foreach c,$(CELLS),$(if $(filter x86_64,$(call cell_arch,$(c))),$(error \
-	EXTRA= takes i386 programs, and cell $(c) is x86_64: leave it out of CELLS))))
+BOOT_INITRAMFS_X86_64 := $(if $(EXTRA),$(B)/guest$(call guest_sfx,x86_64)/initramfs-extra.cpio,$(INITRAMFS_X86_64))
+EXTRA_ARCHES ?= $(sort $(foreach c,$(CELLS),$(call cell_arch,$(c))))
 
 extra-check:
-	@testvm/extra.py check
+	@testvm/extra.py check $(EXTRA_ARCHES)
 
 $(INITRAMFS_EXTRA): $(INITRAMFS) extra-check
-	testvm/extra.py cpio $(GUEST)/initramfs.list $(GUEST)/gen_init_cpio $@
+	testvm/extra.py cpio $(GUEST_ARCH) $(GUEST)/initramfs.list $(GUEST)/gen_init_cpio $@
 
 # what the guest programs are compiled with, for your own: make -s guest-cflags
 guest-cflags:

@@ -13,6 +13,9 @@ and scans the whole console for the lines listed in testvm/klog-bad.txt.
 KUnit suites the kernel ran at boot join the table as "kunit.SUITE".
 Each test keeps "lines": [first, last], the 0-based indices (both
 included) of its console lines, from its first diagnostic to its result.
+A bug of a base kernel itself that a test meets is declared in
+testvm/base-bugs.txt: where it shows as declared the test is XFAIL
+(counted as skipped, never as passed); where it does not, the cell fails.
 A cell whose run directory holds a file "skip" was not booted (its kernel
 was not built; the file says why): it is reported SKIP, counted once as
 skipped, never as passed.
@@ -44,7 +47,9 @@ SUBTEST = re.compile(r"# Subtest: (\w+)$")
 DIAG = re.compile(r"^# ([\w.+-]+): (.*)$")
 KV = re.compile(r"(\w+)=(\S+)")
 DONE = "# ptltest: done"	# the runner's last line (init.c prints it)
-VERDICT = {"ok": "ok", "fail": "FAIL", "skip": "SKIP"}	# as the tables show them
+VERDICT = {"ok": "ok", "fail": "FAIL", "skip": "SKIP",	# as the tables show them
+           "xfail": "XFAIL"}
+KLOG_FAIL = re.compile(r"^FAIL kernel log has \d+ bad line")	# init.c's note
 
 
 def bad_patterns():
@@ -60,7 +65,43 @@ def is_bad(line, patterns):
     return any(p in line for p in bad) and not any(p in line for p in not_bad)
 
 
-def parse_cell(cell, patterns):
+def base_bugs(path=os.path.join(HERE, "base-bugs.txt")):
+    """testvm/base-bugs.txt: [(KERNEL, TEST, SIGNATURE, why)]"""
+    bugs = []
+    with open(path) as f:
+        for l in f:
+            if l.strip() and not l.startswith("#"):
+                kernel, test, sig, why = l.split(None, 3)
+                bugs.append((kernel, test, sig, why.strip()))
+    return bugs
+
+
+def expect_base_bugs(res, lines, bad_at, bugs):
+    """A declared bug of the base kernel: its test must fail on the kernel
+    log alone, every bad line of its block being the declared warning (or
+    the "cut here" line before it); it becomes XFAIL and its lines leave
+    console_bad.  Passing, or failing otherwise, is an error of the cell."""
+    excused = set()
+    for kernel, test, sig, why in bugs:
+        t = res["tests"].get(test)
+        if kernel != res["conf"].get("KERNEL") or not t:
+            continue
+        first, last = t["lines"]
+        mine = [i for i in bad_at if first <= i <= last]
+        hits = [i for i in mine if sig in lines[i]]
+        if t["verdict"] == "ok":
+            res["errors"].append("%s passed: the base bug base-bugs.txt declares for it "
+                                 "(%s) did not show" % (test, sig))
+        elif (t["verdict"] == "fail" and hits and t["notes"] and
+              all(KLOG_FAIL.match(n) for n in t["notes"]) and
+              all(i in hits or "cut here" in lines[i] for i in mine)):
+            t["verdict"] = "xfail"
+            t["directive"] = "XFAIL base bug %s: %s" % (sig, why)
+            excused.update(mine)
+    res["console_bad"] = [lines[i] for i in bad_at if i not in excused]
+
+
+def parse_cell(cell, patterns, bugs=()):
     rundir = os.path.join(RUNS, cell)
     res = {"cell": cell, "conf": cellfile.load(cell, rundir), "tests": {}, "errors": [],
            "console_bad": [], "plan": None, "done": False, "kunit": {},
@@ -80,11 +121,12 @@ def parse_cell(cell, patterns):
         res["errors"].append("no console log: %s" % e)
         return res
     pending = {}
+    bad_at = []		# the bad lines' indices
     begin = 0		# the first console line of the next test's block
     subtest = {}	# KUnit suite -> the line of its "# Subtest:"
     for i, line in enumerate(lines):
         if is_bad(line, patterns):
-            res["console_bad"].append(line)
+            bad_at.append(i)
         if line == DONE:
             res["done"] = True
             continue
@@ -128,6 +170,7 @@ def parse_cell(cell, patterns):
                            ("ok" if verdict == "ok" else "fail"),
                 "directive": directive, **d}
             begin = i + 1
+    expect_base_bugs(res, lines, bad_at, bugs)
     if not lines:
         res["errors"].append("empty console")
     if res["plan"] is None:
@@ -223,7 +266,8 @@ def main():
         return total(args.cells)
 
     patterns = bad_patterns()
-    results = [parse_cell(c, patterns) for c in args.cells]
+    bugs = base_bugs()
+    results = [parse_cell(c, patterns, bugs) for c in args.cells]
     diffs = digest_diffs(results)
     os.makedirs(args.out, exist_ok=True)
     for r in results:
@@ -240,7 +284,7 @@ def main():
         for name, t in sorted(r["tests"].items(), key=lambda i: i[1]["num"]):
             if t["verdict"] == "ok":
                 passed += 1
-            elif t["verdict"] == "skip":
+            elif t["verdict"] in ("skip", "xfail"):
                 skipped += 1
                 print("%s: %s skipped: %s" % (r["cell"], name, t["directive"]))
             else:

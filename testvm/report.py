@@ -189,7 +189,7 @@ class Report:
                 continue
             for test in self.names:
                 t = r["tests"].get(test)
-                if t and t["verdict"] == "skip":
+                if t and t["verdict"] in ("skip", "xfail"):
                     reason = re.sub(r"^SKIP\s*", "", t.get("directive") or "")
                     rows.setdefault((test, reason), []).append(r["cell"])
         return [{"test": t, "reason": why, "cells": c} for (t, why), c in rows.items()]

@@ -61,9 +61,11 @@ for f in "$ROOT"/testvm/cells/*; do
 	f=${f##*/}
 	grep -q -e "^$f=" -e "^[0-9.]*-$f=" "$T/table" || fail "the table has no cell of $f"
 done
-expect_in "$T/table" "6.12-pae-on-smp4=6.12-debug-pae=-=6.12=i386"
+expect_in "$T/table" "6.12-pae-on-smp4=6.12-debug-pae=full=6.12=i386"
 expect_in "$T/table" "historical-smp4=historical=-=2.6.14=i386"
-expect_in "$T/table" "x86_64-on-smp4=debug-x86_64=full=6.1=x86_64"
+expect_in "$T/table" "x86_64-on-smp4=debug-x86_64=-=6.1=x86_64"
+expect_in "$T/table" "x86_64-stock-smp4=stock-debug-x86_64=full=6.1=x86_64"
+expect_in "$T/table" "6.12-x86_64-stock-smp4=6.12-stock-debug-x86_64=-=6.12=x86_64"
 
 # a third base: one word in modern/base.sh's BASES, in a copy of the tree
 mkdir -p "$T/tree"
@@ -75,12 +77,13 @@ grep -q '^BASES="6.1 6.12 6.99"$' "$T/tree/modern/base.sh" || fail "modern/base.
 "$T/tree/testvm/cell.py" table | tr ' ' '\n' >"$T/table3" || fail "cell.py table with a third base"
 expect_in "$T/table3" "6.99-pae-on-smp4=6.99-debug-pae=-=6.99=i386"
 expect_in "$T/table3" "6.99-debug-on-smp4=6.99-debug=-=6.99=i386"
-expect_in "$T/table3" "6.99-x86_64-on-smp4=6.99-debug-x86_64=full=6.99=x86_64"
-expect_in "$T/table3" "6.12-pae-on-smp4=6.12-debug-pae=-=6.12=i386"
+expect_in "$T/table3" "6.99-x86_64-on-smp4=6.99-debug-x86_64=-=6.99=x86_64"
+expect_in "$T/table3" "6.12-pae-on-smp4=6.12-debug-pae=full=6.12=i386"
 make -n -s -C "$T/tree" BUILD="$T/build3" BASE=6.99 kernels >"$T/make3" 2>&1 ||
 	{ cat "$T/make3"; fail "make -n BASE=6.99 kernels"; }
 expect_in "$T/make3" "kbuild.sh build 6.99-debug-pae"
 expect_in "$T/make3" "kbuild.sh build 6.99-stock-debug-pae"
+expect_in "$T/make3" "kbuild.sh build 6.99-debug-x86_64"
 expect_fail "$T/out" "$ROOT/testvm/qemu-run.sh" no-such-cell "$T/run"
 expect_in "$T/out" "no cell 'no-such-cell'"
 exit 0

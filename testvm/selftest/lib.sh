@@ -87,12 +87,13 @@ tree() {
 # boot_cell CELL APPEND: boot the cell's real kernel (the built initramfs)
 # into $T with APPEND, then parse its verdicts; the exit status is non-zero
 # when the guest or any test failed.  SWAP_MB passes through; INITRAMFS
-# replaces the built one.
+# (INITRAMFS_X86_64) replaces the built one.
 boot_cell() {
 	# expanded before BUILD is pointed at $T for the run
 	_kernel=$(cell_kernel "$1")
 	_initramfs=${INITRAMFS:-$BUILD/initramfs.cpio}
-	BUILD=$T TIMEOUT=300 KERNEL=$_kernel INITRAMFS=$_initramfs APPEND="$2" \
+	_initramfs64=${INITRAMFS_X86_64:-$BUILD/initramfs-x86_64.cpio}
+	BUILD=$T TIMEOUT=300 KERNEL=$_kernel INITRAMFS=$_initramfs INITRAMFS_X86_64=$_initramfs64 APPEND="$2" \
 		"$ROOT/testvm/qemu-run.sh" "$1" "$T/runs/$1" &&
 	BUILD=$T "$ROOT/testvm/ktap.py" --out "$T/results" "$1"
 }

@@ -2,8 +2,9 @@
 # needs: guest (the guest headers, from a prepared tree; not in make selftest-host)
 # Bad EXTRA= and RUN= values stop before anything is built or booted, each
 # with an error naming the file: no such path, an empty directory, a shell
-# script, an x86_64 program, a dynamically linked i386 one, a RUN naming no
-# program of EXTRA's, RUN without EXTRA.  A good program passes the check.
+# script, a dynamically linked x86_64 or i386 program, an i386 one in the
+# directory x86_64/, a RUN naming no program of EXTRA's, RUN without EXTRA,
+# no program for an arch of the cells to boot.  A good program passes.
 # And the report fails clearly without gnuplot.
 . "$(dirname "$0")/lib.sh"
 
@@ -20,12 +21,12 @@ expect_in "$T/out" "extra: error: EXTRA=$T/empty: no files in this directory"
 mkdir "$T/progs"
 printf '#!/bin/sh\necho hello\n' >"$T/progs/hello.sh"
 check "$T/progs" ""
-expect_in "$T/out" "extra: error: $T/progs/hello.sh: a script: a static i386 program is needed"
+expect_in "$T/out" "extra: error: $T/progs/hello.sh: a script: a static i386 or x86_64 program is needed"
 rm "$T/progs/hello.sh"
 
 cp "$(command -v gcc)" "$T/progs/true64"
 check "$T/progs/true64" ""
-expect_in "$T/out" "extra: error: $T/progs/true64: a 64-bit ELF file, not 32-bit (build with -m32)"
+expect_in "$T/out" "extra: error: $T/progs/true64: dynamically linked (needs /lib64/ld-linux-x86-64.so.2): link it with -static"
 rm "$T/progs/true64"
 
 printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >"$T/hi.c"
@@ -39,6 +40,13 @@ gcc $(make -s -C "$ROOT" BUILD="$BUILD" guest-cflags) -o "$T/progs/hi" "$T/hi.c"
 	fail "cannot build hi with the guest's flags"
 EXTRA=$T/progs RUN='hi x y' "$ROOT/testvm/extra.py" check >"$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "a static i386 program was refused"; }
+expect_fail "$T/out" env EXTRA="$T/progs" "$ROOT/testvm/extra.py" check i386 x86_64
+expect_in "$T/out" "extra: error: EXTRA=$T/progs: no x86_64 program, and a cell to boot is x86_64"
+mkdir "$T/progs/x86_64"
+cp "$T/progs/hi" "$T/progs/x86_64/hi"
+check "$T/progs" ""
+expect_in "$T/out" "extra: error: $T/progs/x86_64/hi: an i386 program in the directory x86_64/"
+rm -r "$T/progs/x86_64"
 check "$T/progs" "hello x"
 expect_in "$T/out" "extra: error: RUN='hello x': 'hello' is not one of EXTRA's programs (hi)"
 check "" "hi"

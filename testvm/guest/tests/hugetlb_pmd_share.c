@@ -29,7 +29,7 @@
  *   faults each again where it had shared (unshared); every page holds what
  *   was last written to it, in A, B and A's child, after each step; all pool
  *   pages are free at the end. Skipped on i386; without hugetlb pages it
- *   fails where the cell says `ptltest.hugetlb=1`
+ *   fails where the cell says `ptltest.hugetlb=1` (mutant `hugetlb-pool-empty`)
  */
 #include "harness.h"
 #include <linux/mman.h>
