@@ -6,10 +6,11 @@
 # A base is a Debian linux-source package the series is carried on:
 #   6.1   linux-source-6.1 (bookworm)
 #   6.12  linux-source-6.12 (trixie; bookworm-security)
-# Its series is modern/BASE/.  6.1 came first and keeps the plain names
-# (tree $BUILD/linux, kernels debug, stock-debug-pae, ...); every other
-# base's trees, kernels and cells are prefixed with "BASE-" (tree
-# $BUILD/linux-6.12, kernel 6.12-debug-pae, cell 6.12-pae-on-smp4).
+# Its series is modern/BASE/.  The first base of BASES (6.1, which came
+# first) keeps the plain names (tree $BUILD/linux, kernels debug,
+# stock-debug-pae, ...); every other base's trees, kernels and cells are
+# prefixed with "BASE-" (tree $BUILD/linux-6.12, kernel 6.12-debug-pae,
+# cell 6.12-pae-on-smp4).  BASE_FIRST names it; nothing else may.
 #
 # base_set BASE sets PRE (the prefix of the base's kernel and cell names:
 # empty or "BASE-") and, unless already set: TARBALL, PKG, TREE, STOCK,
@@ -19,6 +20,7 @@
 # that know the naming rule; the Makefile and Python ask them.
 
 BASES="6.1 6.12"
+BASE_FIRST=${BASES%% *}
 
 base_die() {
 	echo "error: $*" >&2
@@ -49,12 +51,13 @@ base_set() {
 	REPORT=${REPORT:-$b_dir/report${PRE:+/$BASE}}
 }
 
-# "" for 6.1, which came first; "BASE-" for every other base
+# "" for the first base; "BASE-" for every other
 base_prefix() {
-	[ "$1" = 6.1 ] || echo "$1-"
+	[ "$1" = "$BASE_FIRST" ] || echo "$1-"
 }
 
-# "6.12-stock-debug" -> 6.12; "stock-debug" -> 6.1; "historical-off" -> 2.6.14;
+# "6.12-stock-debug" -> 6.12; "stock-debug" -> the first base (6.1);
+# "historical-off" -> 2.6.14;
 # "historical-2.6.15" -> 2.6.15
 base_of_kernel() {
 	case $1 in
@@ -64,5 +67,5 @@ base_of_kernel() {
 	for b in $BASES; do
 		case $1 in "$b"-*) echo "$b"; return ;; esac
 	done
-	echo 6.1
+	echo "$BASE_FIRST"
 }

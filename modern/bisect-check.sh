@@ -18,7 +18,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 . "$here/base.sh"
-base_set "${BASE:-6.1}"
+base_set "${BASE:-$BASE_FIRST}"
 KERNELS=${BISECT_KERNELS:-perf debug perf-pae debug-pae perf-x86_64 debug-x86_64}
 W=$BUILD/linux${PRE:+-$BASE}-bisect
 LOGS=$BUILD/logs/bisect

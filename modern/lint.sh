@@ -48,7 +48,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BUILD=$(cd "$BUILD" && pwd -P)
 export BUILD
 . "$here/base.sh"
-base_set "${BASE:-6.1}"
+base_set "${BASE:-$BASE_FIRST}"
 TREE=$(cd "$TREE" && pwd -P)
 STOCK=$(cd "$STOCK" && pwd -P)
 KERNEL=${LINT_KERNEL:-debug}

@@ -26,7 +26,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 . "$here/base.sh"
-base_set "${BASE:-6.1}"		# STAMP is touched whenever the tree changes
+base_set "${BASE:-$BASE_FIRST}"	# STAMP is touched whenever the tree changes
 BRANCH=ptlock-split
 
 die() {

@@ -49,9 +49,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 . "$here/../modern/base.sh"
-(base_check "${BENCH_BASE:-6.1}") 2>/dev/null ||
+(base_check "${BENCH_BASE:-$BASE_FIRST}") 2>/dev/null ||
 	{ echo "bench: error: BENCH_BASE: '${BENCH_BASE:-}' (one of: $BASES)" >&2; exit 1; }
-base_set "${BENCH_BASE:-6.1}"
+base_set "${BENCH_BASE:-$BASE_FIRST}"
 out=${BENCH_OUT:-$REPORT}
 PERF_KERNEL=${PERF_KERNEL:-${PRE}perf}
 DEBUG_KERNEL=${DEBUG_KERNEL:-${PRE}debug}

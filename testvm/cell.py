@@ -19,7 +19,7 @@ of the matrix, booted once on each base it names:
   MATRIX   optional: "full" keeps the cell out of make check (make matrix
            boots it), a list of bases keeps it out on those
 
-Each base gives one cell: FILE on the base without a prefix (6.1), BASE-FILE
+Each base gives one cell: FILE on the first base (6.1: no prefix), BASE-FILE
 on the others (modern/base.sh's base_prefix), its KERNEL prefixed the same
 way.  Adding a base to modern/base.sh adds its cells of every BASES=all file.
 

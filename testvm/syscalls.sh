@@ -11,7 +11,7 @@
 #
 # PROBED: newer calls a test makes only to learn whether the kernel has them,
 # skipping when it answers ENOSYS (as 2.6.14 does): "binary:name" each.
-PROBED="uffd_move:userfaultfd lockstat_pages:userfaultfd thp_shmem_collapse:memfd_create"
+PROBED="uffd_move:userfaultfd lockstat_pages:userfaultfd thp_shmem_collapse:memfd_create thp_retract_race:memfd_create"
 
 set -eu
 unistd=$1

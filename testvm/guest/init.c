@@ -32,7 +32,7 @@
  */
 #include "harness.h"
 
-#define MAX_TESTS	32
+#define MAX_TESTS	40
 #define MAX_EXTRA	16
 #define MAX_MM		48
 #define MM_TAIL		30	/* last lines of a selftest's output echoed */
