@@ -24,11 +24,11 @@
  * walk.
  *
  * Exercises: `retract_page_tables()` and `collapse_pte_mapped_thp()` under
- *   concurrent faults and munmaps: a 8 MiB memfd written by write(2), read by
+ *   concurrent faults and munmaps: an 8 MiB memfd written by write(2), read by
  *   three threads of a child, mapped and unmapped by a fourth, collapsed a
  *   2 MiB unit at a time by `MADV_COLLAPSE` in the test (the threads in the
  *   other units meanwhile) and then in the child (the threads in it too);
- *   the retracted tables freed by `pte_free_defer()` (`call_rcu()`)
+ *   in 6.12 the retracted tables freed by `pte_free_defer()` (`call_rcu()`)
  * Invariant: each collapse succeeds and ShmemHugePages grows by 2048 kB a
  *   unit; the test's VmPTE falls by a table a unit; every word the faulters
  *   and the churner read, all through, is the one written; each faulter
@@ -36,9 +36,9 @@
  *   in 6.12 the child's MADV_COLLAPSE may map the huge page before they
  *   fault); the child has a pte table fewer a unit at the end (its tables
  *   retracted while its threads ran); the churner mapped and unmapped its
- *   view during the collapses; every page reads back right in the test's and the child's
- *   mapping at the end; ShmemHugePages back to its start once the file is
- *   closed.  Skip and `ptltest.thp=1` as `thp_mremap`
+ *   view during the collapses; every page reads back right in the test's
+ *   and the child's mapping at the end; ShmemHugePages back to its start
+ *   once the file is closed.  Skip and `ptltest.thp=1` as `thp_mremap`
  */
 #include "harness.h"
 
