@@ -42,8 +42,10 @@
  *   thp.h       HPAGE, thp_enable() (skips without THP), thp_try_enable(),
  *               thp_built() (THP there at all: PAE, split pmd locks),
  *               thp_anon_kb(), thp_map_at() (made and proven huge),
- *               hpage_check(), thp_move(); hugetlb_reserve() (skips
- *               without hugetlb), hugetlb_release()
+ *               hpage_check(), thp_move(); MADV_COLLAPSE, shmem_memfd()
+ *               (a memfd of small pages), shmem_collapse() (retried on
+ *               EAGAIN), shmem_memfd_close() (ShmemHugePages back);
+ *               hugetlb_reserve() (skips without hugetlb), hugetlb_release()
  *   thread.h    struct thread, threads_create(), threads_run() (all start
  *               at once, all joined) or threads_start() and threads_join(),
  *               threads_run_with() (n threads and one more, timed),

@@ -121,6 +121,64 @@ static void thp_move(unsigned char **m, unsigned long to, unsigned int seed,
 		     what, thp_anon_kb(), huge_kb);
 }
 
+/* --- shmem huge pages: a memfd of small pages, collapsed -----------------
+ * The file is written by write(2), so its page cache holds small pages
+ * until MADV_COLLAPSE makes them one huge page (collapse_file()).
+ */
+#define MADV_COLLAPSE	25
+
+/*
+ * A memfd of units * HPAGE bytes, page p of unit u filled with the pattern
+ * of seed + u, all small pages: ShmemHugePages (its value before, in *base)
+ * must not have grown.  Skips on a kernel without memfd_create() (2.6.14,
+ * which has no THP either) unless the cell asked for THP.
+ */
+static int shmem_memfd(const char *name, int units, unsigned int seed, unsigned long *base)
+{
+	static unsigned int buf[PAGE_WORDS];
+	char want[8];
+	unsigned long p;
+	int fd, u;
+
+	fd = sys_memfd_create(name, 0);
+	if (fd == -ENOSYS && !cmdline_arg("ptltest.thp", want, sizeof(want)))
+		skip("kernel without memfd_create");
+	if (fd < 0)
+		fail("memfd_create: errno %ld", -(long)fd);
+	*base = meminfo_kb("ShmemHugePages");
+	for (u = 0; u < units; u++)
+		for (p = 0; p < HPAGE_PAGES; p++) {
+			fill_page(buf, seed + u, p);
+			if (write(fd, buf, PAGE_SIZE) != (ssize_t)PAGE_SIZE)
+				fail("write(2) of unit %d page %lu: errno %d", u, p, errno);
+		}
+	if (meminfo_kb("ShmemHugePages") != *base)
+		fail("written as huge pages already: ShmemHugePages %lu kB, was %lu kB",
+		     meminfo_kb("ShmemHugePages"), *base);
+	return fd;
+}
+
+/* MADV_COLLAPSE of HPAGE at m, again while EAGAIN (a page busy for a
+ * moment), tries times at most, ms apart */
+static long shmem_collapse(void *m, int tries, int ms)
+{
+	long r;
+	int i;
+
+	for (i = 1; (r = sys_madvise(m, HPAGE, MADV_COLLAPSE)) == -EAGAIN && i < tries; i++)
+		sleep_ms(ms);
+	return r;
+}
+
+/* Close the memfd: ShmemHugePages must be back to base */
+static void shmem_memfd_close(int fd, unsigned long base)
+{
+	close(fd);
+	if (meminfo_kb("ShmemHugePages") != base)
+		fail("file closed, ShmemHugePages %lu kB, was %lu kB",
+		     meminfo_kb("ShmemHugePages"), base);
+}
+
 /* --- hugetlb: 2 MiB pages reserved through sysfs --------------------------
  * A hugetlb test reserves the pages it needs and gives them back after.
  * Kernels without HUGETLBFS skip, unless the cell asked for hugetlb with

@@ -55,7 +55,6 @@
 #define AWAY		0x50000000UL	/* another pmd table (PAE) */
 #define HUGE_HOME	0x20000000UL
 #define SEED		0x9a6e5000u
-#define MADV_COLLAPSE	25
 #define MADV_PAGEOUT	21
 #define MADV_SOFT_OFFLINE 101
 

@@ -48,7 +48,6 @@
 #define MINE		0x20000000UL	/* 2 MiB-aligned, UNITS units */
 #define CHILDS		0x40000000UL
 #define VIEW		0x60000000UL	/* the churner's */
-#define MADV_COLLAPSE	25
 #ifndef RUSAGE_THREAD
 #define RUSAGE_THREAD	1
 #endif
@@ -153,15 +152,10 @@ static int churner(struct thread *t)
 	return 0;
 }
 
-/* MADV_COLLAPSE of one unit, again while EAGAIN (a page busy for a moment) */
+/* MADV_COLLAPSE of one unit, again while EAGAIN: 51 tries, 20 ms apart */
 static long collapse(unsigned char *m)
 {
-	long r;
-	int i;
-
-	for (i = 0; (r = sys_madvise(m, HPAGE, MADV_COLLAPSE)) == -EAGAIN && i < 50; i++)
-		sleep_ms(20);
-	return r;
+	return shmem_collapse(m, 51, 20);
 }
 
 static void child(void)
@@ -203,30 +197,14 @@ static void child(void)
 
 TEST_MAIN()
 {
-	static unsigned int buf[PAGE_WORDS];
-	unsigned long base, pte, p;
+	unsigned long base, pte;
 	unsigned char *m;
 	int u, i, st, passes[FAULTERS], started[FAULTERS];
 	long r;
 	pid_t pid;
 
 	thp_enable();
-	/* memfd_create() is newer than 2.6.14, which has no THP either */
-	fd = sys_memfd_create("thp_retract_race", 0);
-	if (fd == -ENOSYS && !cmdline_arg("ptltest.thp", (char *)buf, sizeof(buf)))
-		skip("kernel without memfd_create");
-	if (fd < 0)
-		fail("memfd_create: errno %ld", -(long)fd);
-	base = meminfo_kb("ShmemHugePages");
-	for (u = 0; u < UNITS; u++)
-		for (p = 0; p < HPAGE_PAGES; p++) {
-			fill_page(buf, SEED + u, p);
-			if (write(fd, buf, PAGE_SIZE) != (ssize_t)PAGE_SIZE)
-				fail("write(2) of unit %d page %lu: errno %d", u, p, errno);
-		}
-	if (meminfo_kb("ShmemHugePages") != base)
-		fail("written as huge pages already: ShmemHugePages %lu kB, was %lu kB",
-		     meminfo_kb("ShmemHugePages"), base);
+	fd = shmem_memfd("thp_retract_race", UNITS, SEED, &base);
 
 	sh = map_shared(PAGE_SIZE);
 	pid = fork_child();
@@ -297,9 +275,6 @@ TEST_MAIN()
 	       meminfo_kb("ShmemHugePages") - base, digest);
 	if (munmap(m, UNITS * HPAGE))
 		fail("munmap: errno %d", errno);
-	close(fd);
-	if (meminfo_kb("ShmemHugePages") != base)
-		fail("file closed, ShmemHugePages %lu kB, was %lu kB",
-		     meminfo_kb("ShmemHugePages"), base);
+	shmem_memfd_close(fd, base);
 	pass();
 }

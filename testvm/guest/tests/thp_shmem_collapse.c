@@ -57,7 +57,6 @@
 #define THIRD		0x90000000UL
 #define CLEAN		0x70000000UL	/* the child's MAP_PRIVATE, only read */
 #define DIRTY		0x80000000UL	/* the child's MAP_PRIVATE, one page written */
-#define MADV_COLLAPSE	25
 #define SHMEM_ENABLED	"/sys/kernel/mm/transparent_hugepage/shmem_enabled"
 
 static unsigned int digest = DIGEST_INIT;
@@ -93,15 +92,10 @@ static void check_private(unsigned char *clean, unsigned char *dirty, const char
 			fail("child, %s: private page %lu, not written, reads wrong", when, p);
 }
 
-/* MADV_COLLAPSE, again while EAGAIN (a page busy for a moment) */
+/* MADV_COLLAPSE, again while EAGAIN: 6 tries, 100 ms apart */
 static long collapse(void *m)
 {
-	long r;
-	int i;
-
-	for (i = 0; (r = sys_madvise(m, HPAGE, MADV_COLLAPSE)) == -EAGAIN && i < 5; i++)
-		sleep_ms(100);
-	return r;
+	return shmem_collapse(m, 6, 100);
 }
 
 /* The word in brackets of a sysfs choice ("always [advise] never") */
@@ -121,9 +115,8 @@ static void sysfs_choice(const char *path, char *out, int size)
 
 TEST_MAIN()
 {
-	static unsigned int buf[PAGE_WORDS];
 	char was[16], status[32];
-	unsigned long base, mine_pte, child_pte, huge, p;
+	unsigned long base, mine_pte, child_pte, huge;
 	/* [0] mapped, [1] go, [2] collapsed, [3] its result, [4] the aborted
 	 * one's, [5] the table locks that took (-1: no lock_stat) */
 	volatile int *sh;
@@ -134,22 +127,8 @@ TEST_MAIN()
 	pid_t pid;
 
 	thp_enable();
-	/* memfd_create() is newer than 2.6.14, which has no THP either */
-	fd = sys_memfd_create("thp_shmem_collapse", 0);
-	if (fd == -ENOSYS && !cmdline_arg("ptltest.thp", was, sizeof(was)))
-		skip("kernel without memfd_create");
-	if (fd < 0)
-		fail("memfd_create: errno %ld", -(long)fd);
+	fd = shmem_memfd("thp_shmem_collapse", 1, SEED, &base);
 	sysfs_choice(SHMEM_ENABLED, was, sizeof(was));
-	base = meminfo_kb("ShmemHugePages");
-	for (p = 0; p < HPAGE_PAGES; p++) {
-		fill_page(buf, SEED, p);
-		if (write(fd, buf, PAGE_SIZE) != (ssize_t)PAGE_SIZE)
-			fail("write(2) of page %lu: errno %d", p, errno);
-	}
-	if (meminfo_kb("ShmemHugePages") != base)
-		fail("written as a huge page already: ShmemHugePages %lu kB, was %lu kB",
-		     meminfo_kb("ShmemHugePages"), base);
 
 	sh = map_shared(PAGE_SIZE);
 	pid = fork_child();
@@ -240,9 +219,6 @@ TEST_MAIN()
 	       test_name, huge - base, at_once, sh[3], sh[4], sh[5], digest);
 	if (munmap(m, HPAGE) || munmap(third, HPAGE))
 		fail("munmap: errno %d", errno);
-	close(fd);
-	if (meminfo_kb("ShmemHugePages") != base)
-		fail("file closed, ShmemHugePages %lu kB, was %lu kB",
-		     meminfo_kb("ShmemHugePages"), base);
+	shmem_memfd_close(fd, base);
 	pass();
 }
