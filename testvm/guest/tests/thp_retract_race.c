@@ -34,9 +34,10 @@
  *   and the churner read, all through, is the one written; each faulter
  *   made passes while the collapses ran (how often they faulted is printed:
  *   in 6.12 the child's MADV_COLLAPSE may map the huge page before they
- *   fault); the child has a pte table fewer a unit at the end (its tables
- *   retracted while its threads ran); the churner mapped and unmapped its
- *   view during the collapses; every page reads back right in the test's
+ *   fault); the child has pte tables fewer at the end, at least one (its
+ *   tables retracted while its threads ran; a fault may map a unit by ptes
+ *   again afterwards, so not always one a unit); the churner mapped and
+ *   unmapped its view during the collapses; every page reads back right in the test's
  *   and the child's mapping at the end; ShmemHugePages back to its start
  *   once the file is closed.  Skip and `ptltest.thp=1` as `thp_mremap`
  */
@@ -262,9 +263,11 @@ TEST_MAIN()
 		fail("child: status %d (its FAIL line says why)", st);
 	if (!sh[CHURNS])
 		fail("the churner mapped and unmapped no view during the collapses");
-	if (sh[RETRACTED] < UNITS)
-		fail("the child has %d pte tables fewer after the collapses, not at least %d: not retracted",
-		     sh[RETRACTED], UNITS);
+	/* a unit's table may come back: a fault can map the huge page by ptes
+	 * again after the retraction (seen once on 6.1 x86_64: 3 of 4) */
+	if (sh[RETRACTED] < 1)
+		fail("the child has %d pte tables fewer after the collapses: none was retracted",
+		     sh[RETRACTED]);
 	corrupt_if_asked(m + PAGE_SIZE);
 	for (u = 0; u < UNITS; u++)
 		hpage_check(m + u * HPAGE, SEED + u, "after the collapses", &digest);
