@@ -102,8 +102,11 @@ help:
 	@echo "               (TORTURE_OPS=$(TORTURE_OPS) per worker, SEED=n: mm_torture.c's"
 	@echo "               DEF_SEED unless set, TORTURE_CELLS=...)"
 	@echo "make bench     page faults/s: on vs off scaling, lock_stat contention,"
-	@echo "               stock vs on at T=1, huge pages per pmd table on PAE"
-	@echo "               (build/report/bench.md, .json, .png)"
+	@echo "               stock vs on at T=1, huge pages per pmd table on PAE;"
+	@echo "               guest instructions a fault under QEMU's icount (stock,"
+	@echo "               on, off; i386, PAE, x86_64), the locks' memory a table,"
+	@echo "               scaling at 1, 2, 4 threads against lock_stat's waits"
+	@echo "               (build/report/bench.md, .json, .png; BENCH_PARTS=...)"
 	@echo "make lint      per base: checkpatch --strict on modern/BASE, sparse (C=2) on"
 	@echo "               the files they touch (i386, x86_64, ARM and ppc64le via"
 	@echo "               clang): no new warnings; every architecture the series"
@@ -305,7 +308,10 @@ check: report selftest lint historical-check $(MM_CHECK)
 
 # per base, then the bases side by side (build/report/bases.md)
 bench_out    = $(call base_var,REPORT,$(1))
-bench: $(addprefix kernel-,$(foreach b,$(BASES),$(addprefix $(call base_pre,$(b)),perf debug stock-perf perf-pae debug-pae))) guest
+BENCH_KERNELS := perf debug stock-perf perf-pae debug-pae \
+	stock-perf-pae perf-x86_64 stock-perf-x86_64 \
+	stock-debug stock-debug-pae debug-x86_64 stock-debug-x86_64
+bench: $(addprefix kernel-,$(foreach b,$(BASES),$(addprefix $(call base_pre,$(b)),$(BENCH_KERNELS)))) guest
 	@$(foreach b,$(BASES),BENCH_BASE=$(b) testvm/bench.sh &&) true
 	@$(if $(word 2,$(BASES)),testvm/bench.py --bases $(B)/report $(foreach b,$(BASES),$(call bench_out,$(b))))
 

@@ -20,6 +20,24 @@
 #               BENCH_HUGE_ROUNDS rounds
 #   hugelock    debug-pae kernel (lock_stat), on vs off: thp at 2 threads,
 #               BENCH_LOCK_ROUNDS rounds; the same lock figures as contention
+#   icount      the cost in instructions: QEMU's -icount shift=0 (ICOUNT=1
+#               of qemu-run.sh), one vCPU, so that a fault's time in the
+#               guest is the instructions it took, whatever the host does.
+#               Stock, split=on and split=off, for each arch of
+#               BENCH_ICOUNT_ARCHES (i386 pae x86_64: the perf kernels
+#               PERF_KERNEL[-pae|-x86_64] and STOCK_KERNEL[-pae|-x86_64], in
+#               the cells perf-smp2, pae-on-smp4, x86_64-on-smp4), T=1,
+#               every kind of BENCH_ICOUNT_KINDS in one boot,
+#               BENCH_ICOUNT_ROUNDS rounds (default 2: the repeatability)
+#   lockscale   the scaling lockdep makes visible: the debug-pae kernel
+#               (lock_stat) and the perf-pae one beside it, in the PAE cell
+#               with BENCH_LOCKSCALE_VCPUS vCPUs, on vs off,
+#               BENCH_LOCKSCALE_KINDS at BENCH_LOCKSCALE_THREADS,
+#               BENCH_LOCK_ROUNDS rounds; lock_stat's wait and hold times
+#               feed bench.py's model of the gain
+#   ptlmem      the memory of the locks: kind=tables (bench_faults.c) in
+#               stock, on and off, perf and debug kernels, each arch of
+#               BENCH_PTLMEM_ARCHES, booted with slub_nomerge
 #
 # Consoles go to BENCH_OUT/runs/PART-ROUND-MODE-KIND/CELL (testvm/boot.sh,
 # one guest at a time); testvm/bench.py writes
@@ -34,12 +52,24 @@
 #   BENCH_LOCK_ROUNDS  default 3;  BENCH_COST_ROUNDS default 9
 #   BENCH_COST_KINDS   default pf1
 #   BENCH_HUGE_ROUNDS  default 3
-#   BENCH_PARTS        default "scaling contention cost huge hugelock"
+#   BENCH_PARTS        default "scaling contention cost huge hugelock icount
+#                      ptlmem lockscale"
+#   BENCH_ICOUNT_KINDS default pf1,pf2,pf3,lameter;  BENCH_ICOUNT_MS 300 (of
+#                      guest time: 3e8 instructions a kind)
+#   BENCH_ICOUNT_ROUNDS default 2;  BENCH_ICOUNT_ARCHES default "i386 pae x86_64"
+#   BENCH_ICOUNT_MODES default "stock on off"
+#   BENCH_PTLMEM_ARCHES default "i386 pae x86_64"
+#   BENCH_LOCKSCALE_KINDS default "lameter shared";  BENCH_LOCKSCALE_THREADS
+#                      default 1,2,4;  BENCH_LOCKSCALE_VCPUS default 2
+#   BENCH_LOCKSCALE_KERNELS default "debug perf": the PAE kernels of each
+#   BENCH_PTLMEM_FLAVOURS default "perf debug"
 #   BENCH_TCG          multi (default: a host thread per vCPU) or single
 #   BENCH_CELL         the cell of every part but the huge ones (perf-smp2)
-#   PERF_KERNEL, DEBUG_KERNEL, STOCK_KERNEL, PERF_PAE_KERNEL, DEBUG_PAE_KERNEL
-#                      names under $BUILD/kernel or bzImage paths (default
-#                      perf, debug, stock-perf, perf-pae, debug-pae)
+#   PERF_KERNEL, DEBUG_KERNEL, STOCK_KERNEL, PERF_PAE_KERNEL, DEBUG_PAE_KERNEL,
+#   STOCK_DEBUG_KERNEL names under $BUILD/kernel or bzImage paths (default
+#                      perf, debug, stock-perf, perf-pae, debug-pae,
+#                      stock-debug); icount and ptlmem add -pae or -x86_64
+#                      to the names of the perf, debug and stock ones
 #
 # Under TCG the figures measure the emulated machine on this host: compare
 # the modes with each other, not with hardware, and on an otherwise idle host.
@@ -58,9 +88,20 @@ DEBUG_KERNEL=${DEBUG_KERNEL:-${PRE}debug}
 STOCK_KERNEL=${STOCK_KERNEL:-${PRE}stock-perf}
 PERF_PAE_KERNEL=${PERF_PAE_KERNEL:-${PRE}perf-pae}
 DEBUG_PAE_KERNEL=${DEBUG_PAE_KERNEL:-${PRE}debug-pae}
+STOCK_DEBUG_KERNEL=${STOCK_DEBUG_KERNEL:-${PRE}stock-debug}
 MS=${BENCH_MS:-5000}
 THREADS=${BENCH_THREADS:-1,2}
-PARTS=${BENCH_PARTS:-scaling contention cost huge hugelock}
+PARTS=${BENCH_PARTS:-scaling contention cost huge hugelock icount ptlmem lockscale}
+LOCKSCALE_KINDS=${BENCH_LOCKSCALE_KINDS:-lameter shared}
+LOCKSCALE_THREADS=${BENCH_LOCKSCALE_THREADS:-1,2,4}
+LOCKSCALE_VCPUS=${BENCH_LOCKSCALE_VCPUS:-2}
+LOCKSCALE_KERNELS=${BENCH_LOCKSCALE_KERNELS:-debug perf}
+ICOUNT_KINDS=${BENCH_ICOUNT_KINDS:-pf1,pf2,pf3,lameter}
+ICOUNT_MS=${BENCH_ICOUNT_MS:-300}
+ICOUNT_ARCHES=${BENCH_ICOUNT_ARCHES:-i386 pae x86_64}
+ICOUNT_MODES=${BENCH_ICOUNT_MODES:-stock on off}
+PTLMEM_ARCHES=${BENCH_PTLMEM_ARCHES:-i386 pae x86_64}
+PTLMEM_FLAVOURS=${BENCH_PTLMEM_FLAVOURS:-perf debug}
 TCG=${BENCH_TCG:-multi}
 CELL=${BENCH_CELL:-perf-smp2}
 PAE_CELL=pae-on-smp4	# its memory and CPU; booted with 2 vCPUs
@@ -72,6 +113,48 @@ die() {
 }
 
 
+# arch_cell ARCH, arch_sfx ARCH: an arch's cell, and its kernels' suffix
+arch_cell() {
+	case $1 in
+	i386) echo "$CELL" ;;
+	pae) echo "$PAE_CELL" ;;
+	x86_64) echo x86_64-on-smp4 ;;
+	*) die "unknown arch '$1' (i386 pae x86_64)" ;;
+	esac
+}
+arch_sfx() {
+	arch_cell "$1" >/dev/null
+	[ "$1" = i386 ] || echo "-$1"
+}
+
+# flavour_kernels perf|debug ARCH: that flavour's stock and patched kernel
+flavour_kernels() {
+	sfx=$(arch_sfx "$2")
+	case $1 in
+	perf) echo "$STOCK_KERNEL$sfx $PERF_KERNEL$sfx" ;;
+	debug) echo "$STOCK_DEBUG_KERNEL$sfx $DEBUG_KERNEL$sfx" ;;
+	*) die "BENCH_PTLMEM_FLAVOURS: '$1' (perf debug)" ;;
+	esac
+}
+
+# mode_kernel stock|on|off ARCH: icount's perf kernel for that mode
+mode_kernel() {
+	case $1 in
+	stock) echo "$STOCK_KERNEL$(arch_sfx "$2")" ;;
+	on|off) echo "$PERF_KERNEL$(arch_sfx "$2")" ;;
+	*) die "BENCH_ICOUNT_MODES: '$1' (stock on off)" ;;
+	esac
+}
+
+# pae_kernel debug|perf: lockscale's kernel of that flavour
+pae_kernel() {
+	case $1 in
+	debug) echo "$DEBUG_PAE_KERNEL" ;;
+	perf) echo "$PERF_PAE_KERNEL" ;;
+	*) die "BENCH_LOCKSCALE_KERNELS: '$1' (debug perf)" ;;
+	esac
+}
+
 case $TCG in single|multi) ;; *) die "BENCH_TCG: '$TCG' (single or multi)" ;; esac
 command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot-nox)"
 for part in $PARTS; do
@@ -81,7 +164,26 @@ for part in $PARTS; do
 	cost) ks="$PERF_KERNEL $STOCK_KERNEL" ;;
 	huge) ks=$PERF_PAE_KERNEL ;;
 	hugelock) ks=$DEBUG_PAE_KERNEL ;;
-	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost huge hugelock)" ;;
+	icount)
+		ks=
+		for a in $ICOUNT_ARCHES; do
+			for m in $ICOUNT_MODES; do
+				ks="$ks $(mode_kernel "$m" "$a")"
+			done
+		done ;;
+	ptlmem)
+		ks=
+		for a in $PTLMEM_ARCHES; do
+			for f in $PTLMEM_FLAVOURS; do
+				ks="$ks $(flavour_kernels "$f" "$a")"
+			done
+		done ;;
+	lockscale)
+		ks=
+		for f in $LOCKSCALE_KERNELS; do
+			ks="$ks $(pae_kernel "$f")"
+		done ;;
+	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost huge hugelock icount ptlmem lockscale)" ;;
 	esac
 	for k in $ks; do
 		[ -f "$(kernel_image "$k")" ] || die "no kernel $(kernel_image "$k") (make kernel-$k)"
@@ -96,6 +198,8 @@ mkdir -p "$runs"
 	echo "guest_mem_mib=$("$here/cell.py" get "$CELL" MEM)"
 	echo "guest_vcpus=$("$here/cell.py" get "$CELL" SMP)"
 	echo "ms=$MS"
+	echo "lockscale_vcpus=$LOCKSCALE_VCPUS"
+	echo "icount_ms=$ICOUNT_MS"
 	echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/host.txt"
 
@@ -113,13 +217,19 @@ tcg_glitch() {
 # boot PART ROUND MODE KIND KERNEL THREADS: one measured boot; MODE is on,
 # off or stock (no split_ptlocks= at all: a kernel without the series).
 # The huge parts boot the PAE cell with 2 vCPUs; its own split_ptlocks= is
-# overridden by the one given after it.
+# overridden by the one given after it.  For icount KIND is the arch (the
+# kinds are ICOUNT_KINDS), for ptlmem FLAVOUR_ARCH (the kind is tables).
 boot() {
 	dir=$runs/$1-$2-$3-$4
 	arg="split_ptlocks=$3"
 	[ "$3" != stock ] || arg=
-	cell=$CELL smp=
-	case $1 in huge*) cell=$PAE_CELL smp=2 arg="$arg ptltest.thp=1" ;; esac
+	cell=$CELL smp= kinds=$4 ms=$MS icount=0 timeout=$((120 + MS * 3 / 100))
+	case $1 in
+	huge*) cell=$PAE_CELL smp=2 arg="$arg ptltest.thp=1" ;;
+	icount) cell=$(arch_cell "$4") smp=1 kinds=$ICOUNT_KINDS ms=$ICOUNT_MS icount=1 timeout=900 ;;
+	ptlmem) cell=$(arch_cell "${4#*_}") smp=1 kinds=tables arg="$arg slub_nomerge" ;;
+	lockscale) cell=$PAE_CELL smp=$LOCKSCALE_VCPUS kinds=${4#*_} ;;
+	esac
 	t0=$(date +%s)
 	# vCPUs in parallel (one host thread each) for the threads to contend;
 	# that TCG resets a guest now and then while the kernel patches its
@@ -130,8 +240,8 @@ boot() {
 	# one guest at a time: the figures are the emulated machine's alone
 	try=1
 	con=$dir/$cell/console.log
-	until KERNEL=$(kernel_image "$5") TIMEOUT=$((120 + MS * 3 / 100)) TCG_THREAD=$TCG \
-	      SMP=$smp APPEND="$arg ptltest.bench=bench_faults ptlbench.kind=$4 ptlbench.threads=$6 ptlbench.ms=$MS" \
+	until KERNEL=$(kernel_image "$5") TIMEOUT=$timeout TCG_THREAD=$TCG ICOUNT=$icount \
+	      SMP=$smp APPEND="$arg ptltest.bench=bench_faults ptlbench.kind=$kinds ptlbench.threads=$6 ptlbench.ms=$ms" \
 	      BOOT_JOBS=1 REUSE=0 "$here/boot.sh" -o "$dir" -l "bench $1-$2-$3-$4" -g "bench-$1-$2-$3-$4" \
 		"$cell" >"$dir.log" 2>&1; do
 		if [ $try -ge 6 ] || ! tcg_glitch "$dir.log" "$con"; then
@@ -151,8 +261,9 @@ boot() {
 	fi
 	! grep -q '^not ok\|FAIL' "$con" ||
 		die "$1 round $2 $3 $4: $(grep -m1 'FAIL\|^not ok' "$con")"
-	echo "bench: $1 round $2 $4 $3: $(sed -n 's/^# bench: kind=[a-z0-9]* //p' "$con" |
-		sed 's/ faults=.*faults_per_s=/: /; s/ mm_acq=.* mm_con=/ mm_con=/; s/ mm_wait_us=[0-9]*//; s/ ptl_acq=[0-9]*//; s/ ptl_wait_us=[0-9]*//' |
+	echo "bench: $1 round $2 $4 $3: $(sed -n 's/^# bench: kind=\([a-z0-9]*\) /\1 /p' "$con" |
+		sed 's/ faults=.*faults_per_s=/: /; s/ us=[0-9]* tsc=[0-9]*//; s/ tables=.*ptl_bytes_per_object=/ bytes_per_lock=/;
+		     s/ mm_hold_us=[0-9]* ptl_hold_us=[0-9]*//; s/ mm_acq=.* mm_con=/ mm_con=/; s/ mm_wait_us=[0-9]*//; s/ ptl_acq=[0-9]*//; s/ ptl_wait_us=[0-9]*//' |
 		tr '\n' ' ')($(($(date +%s) - t0)) s)"
 }
 
@@ -162,6 +273,9 @@ for part in $PARTS; do
 	contention|hugelock) rounds=${BENCH_LOCK_ROUNDS:-3} ;;
 	cost) rounds=${BENCH_COST_ROUNDS:-9} ;;
 	huge) rounds=${BENCH_HUGE_ROUNDS:-3} ;;
+	icount) rounds=${BENCH_ICOUNT_ROUNDS:-2} ;;
+	ptlmem) rounds=1 ;;
+	lockscale) rounds=${BENCH_LOCK_ROUNDS:-3} ;;
 	esac
 	r=1
 	while [ "$r" -le "$rounds" ]; do
@@ -185,6 +299,29 @@ for part in $PARTS; do
 		hugelock)
 			boot hugelock $r on thp "$DEBUG_PAE_KERNEL" 2
 			boot hugelock $r off thp "$DEBUG_PAE_KERNEL" 2 ;;
+		icount)
+			for a in $ICOUNT_ARCHES; do
+				for m in $ICOUNT_MODES; do
+					boot icount $r "$m" "$a" "$(mode_kernel "$m" "$a")" 1
+				done
+			done ;;
+		lockscale)
+			for f in $LOCKSCALE_KERNELS; do
+				for kind in $LOCKSCALE_KINDS; do
+					boot lockscale $r on "${f}_$kind" "$(pae_kernel "$f")" "$LOCKSCALE_THREADS"
+					boot lockscale $r off "${f}_$kind" "$(pae_kernel "$f")" "$LOCKSCALE_THREADS"
+				done
+			done ;;
+		ptlmem)
+			for a in $PTLMEM_ARCHES; do
+				for f in $PTLMEM_FLAVOURS; do
+					# shellcheck disable=SC2046
+					set -- $(flavour_kernels "$f" "$a")
+					boot ptlmem $r stock "${f}_$a" "$1" 1
+					boot ptlmem $r on "${f}_$a" "$2" 1
+					boot ptlmem $r off "${f}_$a" "$2" 1
+				done
+			done ;;
 		esac
 		r=$((r + 1))
 	done

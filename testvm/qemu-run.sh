@@ -30,6 +30,11 @@
 #   KERNEL, APPEND, SWAP_MB, SMP override the cell's values (APPEND adds to
 #              the cell's arguments).
 #   TCG_THREAD single (default) or multi: one host thread per vCPU
+#   ICOUNT     1: QEMU counts instructions (-icount shift=0,sleep=off), so
+#              the guest's clocks advance 1 ns per guest instruction executed
+#              and never while it idles: a time measured in the guest is an
+#              instruction count, whatever the host's load (single-threaded
+#              TCG; make bench's icount part)
 #   REUSE      1: do not boot again when OUTDIR holds a finished run with no
 #              "not ok" line, of the same kernel image, initramfs, cell as
 #              booted, command line, TIMEOUT and this script (OUTDIR/key);
@@ -83,6 +88,7 @@ mkdir -p "$out"
 	printf 'KERNEL=%s\nSMP=%s\nMAXCPUS=%s\nMEM=%s\nCPU=%s\nSWAP_MB=%s\nAPPEND=%s\n' \
 		"$KERNEL" "$SMP" "$MAXCPUS" "$MEM" "$CPU" "$SWAP_MB" "$APPEND"
 	[ -z "$CELL_MATRIX" ] || echo "MATRIX=$CELL_MATRIX"
+	[ "${ICOUNT:-0}" != 1 ] || echo "ICOUNT=1"
 } >"$out/cell"
 echo "$kernel" >"$out/kernel"
 if [ ! -f "$kernel" ]; then
@@ -127,11 +133,17 @@ if [ "${TCG_THREAD:-single}" = multi ] && [ "$SMP" -le "$(nproc)" ]; then
 	tcg=multi
 fi
 
+icount=
+if [ "${ICOUNT:-0}" = 1 ]; then
+	tcg=single
+	icount="-icount shift=0,sleep=off"
+fi
+
 echo "$kernel $APPEND" >"$out/cmdline"
 set +e
 # shellcheck disable=SC2086
 timeout -k 5 "$TIMEOUT" "qemu-system-$arch" -M pc -accel tcg,thread=$tcg \
-	-cpu "$CPU" -smp "$SMP,sockets=$MAXCPUS,maxcpus=$MAXCPUS" -m "$MEM" \
+	$icount -cpu "$CPU" -smp "$SMP,sockets=$MAXCPUS,maxcpus=$MAXCPUS" -m "$MEM" \
 	-display none -monitor none -serial "file:$out/console.log" \
 	-no-reboot -kernel "$kernel" -initrd "$INITRAMFS" $disk \
 	-append "console=ttyS0 panic=-1 $APPEND" \

@@ -11,6 +11,9 @@
  *   kind=lameter  Christoph Lameter's case: T threads first-touch disjoint
  *                 slices of ONE shared area (each slice its own page tables),
  *                 the area unmapped and mapped again between passes.
+ *   kind=shared   the same on a MAP_SHARED anonymous area (shmem): each
+ *                 fault also looks the page up in, or adds it to, the one
+ *                 shmem file behind the area.
  *   kind=thp      the split pmd lock's case (PAE, THP): T threads (at most
  *                 2) first-touch their own THP_PER_THREAD transparent huge
  *                 pages of one MADV_HUGEPAGE mapping, thread i's in pmd
@@ -18,11 +21,25 @@
  *                 between passes.  A fault is a huge page; the first pass
  *                 must show them in AnonHugePages, or the run fails.
  *
- * Both run for ptlbench.ms milliseconds (default 2000) and print one line
- *   # bench: kind=K threads=T faults=N ms=M faults_per_s=R
+ *   kind=tables   not a rate: what a pte table costs in split-lock memory.
+ *                 Maps TABLES pte tables (a page touched every 4 MiB) and
+ *                 prints how VmPTE and the page->ptl slab cache (the
+ *                 locks ALLOC_SPLIT_PTLOCKS allocates; boot with
+ *                 slub_nomerge so that it is a cache of its own) grew:
+ *   # bench: kind=tables ... tables=N slab_sysfs=0|1 ptl_cache=0|1
+ *            ptl_objects=M ptl_object_size=B ptl_bytes_per_object=S
+ *                 (S: its slab's bytes over the objects a slab holds).
+ *
+ * ptlbench.kind may list kinds (pf1,pf2,pf3): they run one after the other.
+ * Each runs for ptlbench.ms milliseconds (default 2000) and prints one line
+ *   # bench: kind=K threads=T faults=N ms=M faults_per_s=R us=U tsc=C
+ * (U: the run's microseconds; C: its time stamp counter ticks, which under
+ * QEMU's -icount shift=0 are the guest instructions executed meanwhile)
  * followed, on a kernel with /proc/lock_stat (cleared before the run), by
- * the contentions and total wait (us) of the two page-table lock classes:
+ * the contentions, total wait and total hold (us) of the two page-table
+ * lock classes:
  *   mm_acq= mm_con= mm_wait_us= ptl_acq= ptl_con= ptl_wait_us=
+ *   mm_hold_us= ptl_hold_us=
  * T is argv[1] (init.c passes each value of ptlbench.threads in turn).  The
  * word written to each page is read back before the unmap, so that a fault
  * that maps the wrong page fails the run instead of speeding it up.
@@ -33,6 +50,10 @@
 #define PF1_REGION	(4 * MiB)	/* per thread, per pass: 1024 faults */
 #define LAMETER_AREA	(16 * MiB)	/* shared, per pass: 4096 faults */
 #define SEED		0xbe4c0000u
+#define TABLES		256		/* kind=tables: one pte table a 4 MiB */
+#define TABLE_SPAN	(4 * MiB)
+#define PTL_SLAB	"/sys/kernel/slab/page->ptl/"
+#define MADV_NOHUGEPAGE	15
 /* thread i's huge pages at THP_BASE + i * THP_STRIDE: pmd tables 0 and 1 */
 #define THP_BASE	0x10000000UL
 #define THP_STRIDE	0x30000000UL
@@ -147,40 +168,91 @@ static __attribute__((noinline)) unsigned char *map_thp(void)
 	return m;
 }
 
-int main(int argc, char **argv)
+/* the kind=shared area: a shmem file behind it */
+static __attribute__((noinline)) void *map_shm_pass(unsigned long len)
+{
+	return map_shared(len);
+}
+
+/* A number of the page->ptl cache's sysfs directory; -1 without the cache. */
+static long ptl_slab(const char *file)
+{
+	char path[64] = PTL_SLAB, buf[32];
+
+	strcpy(path + sizeof(PTL_SLAB) - 1, file);
+	return read_file(path, buf, sizeof(buf)) < 0 ? -1 : atol(buf);
+}
+
+/* kind=tables: TABLES new pte tables, and what their locks cost. */
+static long tab[6];	/* tables, slab_sysfs, ptl_cache, objects, size, bytes */
+
+static void tables(void)
+{
+	unsigned long len = TABLES * TABLE_SPAN, pt0, i;
+	long obj0, per_slab;
+	unsigned char *raw, *m;
+	char buf[8];
+
+	pt0 = proc_kb("/proc/self/status", "VmPTE");
+	obj0 = ptl_slab("objects");
+	/* 1 GiB of address space, a page of it used a table: NORESERVE */
+	raw = mmap(NULL, len + TABLE_SPAN, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
+		fail("kind=tables: mmap of %lu bytes: errno %d", len + TABLE_SPAN, errno);
+	m = (unsigned char *)(((unsigned long)raw + TABLE_SPAN - 1) & ~(TABLE_SPAN - 1));
+	/* a huge page would map a span without a pte table (EINVAL without THP) */
+	sys_madvise(m, len, MADV_NOHUGEPAGE);
+	for (i = 0; i < TABLES; i++)
+		m[i * TABLE_SPAN] = 1;
+	faults[0] = TABLES;
+	tab[0] = (proc_kb("/proc/self/status", "VmPTE") - pt0) / (PAGE_SIZE / 1024);
+	tab[1] = read_file("/sys/kernel/slab/kmalloc-64/object_size", buf, sizeof(buf)) >= 0;
+	tab[2] = obj0 >= 0;
+	tab[3] = obj0 >= 0 ? ptl_slab("objects") - obj0 : 0;
+	tab[4] = ptl_slab("object_size");
+	per_slab = ptl_slab("objs_per_slab");
+	tab[5] = per_slab > 0 ? (PAGE_SIZE << ptl_slab("order")) / per_slab : 0;
+	if (tab[0] < TABLES)
+		fail("kind=tables: VmPTE grew by %ld tables, not %d", tab[0], TABLES);
+	munmap(raw, len + TABLE_SPAN);
+}
+
+/* One kind for ms milliseconds at nthreads threads: its "# bench:" line. */
+static void run_kind(const char *kind, long ms)
 {
 	static const struct { const char *kind; long flags; } pfs[] = {
 		{ "pf1", 0 }, { "pf2", MAP_PRIVATE }, { "pf3", MAP_SHARED },
 	};
-	char kind[16] = "pf1", buf[32];
-	long ms = 2000, t0, elapsed, total = 0, bad = 0;
+	long long us;
+	unsigned long long tsc;
+	long total = 0, bad = 0;
+	unsigned long huge_kb0;
 	struct lock_counts mm, ptl;
 	unsigned char *raw;
 	struct thread *t;
 	int i, lockstat;
 
-	test_name = "bench_faults";
-	cmdline_arg("ptlbench.kind", kind, sizeof(kind));
-	if (cmdline_arg("ptlbench.ms", buf, sizeof(buf)))
-		ms = atol(buf);
-	nthreads = argc > 1 ? atoi(argv[1]) :
-		   cmdline_arg("ptlbench.threads", buf, sizeof(buf)) ? atoi(buf) : 1;
-	if (nthreads < 1 || nthreads > MAX_THREADS)
-		fail("threads=%d: 1..%d", nthreads, MAX_THREADS);
-
+	memset(faults, 0, sizeof(faults));
+	memset(errors, 0, sizeof(errors));
 	lockstat = lockstat_clear();
-	t0 = now_ms();
-	deadline = t0 + ms;
+	huge_kb0 = meminfo_kb("AnonHugePages");
+	tsc = __builtin_ia32_rdtsc();
+	us = now_us();
+	deadline = now_ms() + ms;
 	for (i = 0; i < 3 && strcmp(kind, pfs[i].kind); i++)
 		;
 	if (i < 3) {
 		t = threads_create(nthreads, pf, (void *)pfs[i].flags);
 		threads_run(t, nthreads);
-	} else if (!strcmp(kind, "lameter")) {
+	} else if (!strcmp(kind, "lameter") || !strcmp(kind, "shared")) {
+		int shm = kind[0] == 's';
+
 		t = threads_create(nthreads, lameter, NULL);
 		for (area_pass = 0; now_ms() < deadline; area_pass++) {
 			/* slices start on a page-table boundary (4 MiB; 2 MiB with PAE) */
-			raw = map_pass(LAMETER_AREA + 4 * MiB);
+			raw = shm ? map_shm_pass(LAMETER_AREA + 4 * MiB) :
+				    map_pass(LAMETER_AREA + 4 * MiB);
 			shared_area = (unsigned char *)(((unsigned long)raw + 4 * MiB - 1) &
 							~(4 * MiB - 1));
 			threads_run(t, nthreads);
@@ -204,24 +276,55 @@ int main(int argc, char **argv)
 		if (huge_kb < nthreads * THP_PER_THREAD * HPAGE / 1024)
 			fail("kind=thp: AnonHugePages grew by %lu kB, not %lu: no huge pages",
 			     huge_kb, nthreads * THP_PER_THREAD * HPAGE / 1024);
+	} else if (!strcmp(kind, "tables")) {
+		tables();
 	} else {
-		fail("ptlbench.kind=%s: pf1, pf2, pf3, lameter or thp", kind);
+		fail("ptlbench.kind=%s: pf1, pf2, pf3, lameter, shared, thp or tables", kind);
 	}
-	elapsed = now_ms() - t0;
+	tsc = __builtin_ia32_rdtsc() - tsc;
+	us = now_us() - us;
 	for (i = 0; i < nthreads; i++) {
 		total += faults[i];
 		bad += errors[i];
 	}
 	if (bad)
 		fail("kind=%s threads=%d: %ld page(s) read back wrong", kind, nthreads, bad);
-	printf("# bench: kind=%s threads=%d faults=%ld ms=%ld faults_per_s=%ld",
-	       kind, nthreads, total, elapsed, elapsed ? (long)(total * 1000ULL / elapsed) : 0);
+	printf("# bench: kind=%s threads=%d faults=%ld ms=%lld faults_per_s=%ld us=%lld tsc=%llu",
+	       kind, nthreads, total, (us + 500) / 1000,
+	       us ? (long)(total * 1000000ULL / us) : 0, us, tsc);
+	if (!strcmp(kind, "tables"))
+		printf(" tables=%ld slab_sysfs=%ld ptl_cache=%ld ptl_objects=%ld ptl_object_size=%ld ptl_bytes_per_object=%ld",
+		       tab[0], tab[1], tab[2], tab[3], tab[4], tab[5]);
+	else if (meminfo_kb("AnonHugePages") > huge_kb0 && strcmp(kind, "thp"))
+		fail("kind=%s: AnonHugePages grew: huge pages, not the faults measured", kind);
 	if (lockstat) {
 		lockstat_class(LOCK_MM, &mm);
 		lockstat_class(LOCK_PTL, &ptl);
-		printf(" mm_acq=%ld mm_con=%ld mm_wait_us=%ld ptl_acq=%ld ptl_con=%ld ptl_wait_us=%ld",
-		       mm.acq, mm.con, mm.wait_us, ptl.acq, ptl.con, ptl.wait_us);
+		printf(" mm_acq=%ld mm_con=%ld mm_wait_us=%ld ptl_acq=%ld ptl_con=%ld ptl_wait_us=%ld mm_hold_us=%ld ptl_hold_us=%ld",
+		       mm.acq, mm.con, mm.wait_us, ptl.acq, ptl.con, ptl.wait_us,
+		       mm.hold_us, ptl.hold_us);
 	}
 	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	char kinds[64] = "pf1", buf[32], *kind, *next;
+	long ms = 2000;
+
+	test_name = "bench_faults";
+	cmdline_arg("ptlbench.kind", kinds, sizeof(kinds));
+	if (cmdline_arg("ptlbench.ms", buf, sizeof(buf)))
+		ms = atol(buf);
+	nthreads = argc > 1 ? atoi(argv[1]) :
+		   cmdline_arg("ptlbench.threads", buf, sizeof(buf)) ? atoi(buf) : 1;
+	if (nthreads < 1 || nthreads > MAX_THREADS)
+		fail("threads=%d: 1..%d", nthreads, MAX_THREADS);
+	for (kind = kinds; kind; kind = next) {
+		next = strchr(kind, ',');
+		if (next)
+			*next++ = '\0';
+		run_kind(kind, ms);
+	}
 	pass();
 }

@@ -35,7 +35,7 @@
  *               meminfo_kb(), vmstat_count() (-1: no such line),
  *               read_long() (a sysfs count), need_mem_mib() (skips
  *               below), statm_resident(), major_faults(), minor_faults(),
- *               now_ms(), sleep_ms(), map_anon(), map_anon_aligned()
+ *               now_ms(), now_us(), sleep_ms(), map_anon(), map_anon_aligned()
  *   pattern.h   pattern(), fill_page(), fill_pages(), check_page(),
  *               check_pages(), digest_word() from DIGEST_INIT,
  *               corrupt_if_asked() (ptltest.corrupt=)

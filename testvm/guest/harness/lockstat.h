@@ -8,11 +8,12 @@
 /* --- lock_stat ---------------------------------------------------------------
  * /proc/lock_stat (CONFIG_LOCK_STAT, the debug kernels): writing "0" clears
  * it; a class line reads "NAME: con-bounces contentions waittime-min
- * waittime-max waittime-total waittime-avg acq-bounces acquisitions ...",
- * times in microseconds.
+ * waittime-max waittime-total waittime-avg acq-bounces acquisitions
+ * holdtime-min holdtime-max holdtime-total holdtime-avg", times in
+ * microseconds.
  */
 struct lock_counts {
-	long acq, con, wait_us;
+	long acq, con, wait_us, hold_us;
 };
 
 /* Clear the statistics; 0 when the kernel has none. */
@@ -51,11 +52,11 @@ static void lockstat_class(const char *prefix, struct lock_counts *c)
 	static char text[1 << 20];
 	char *p = text;
 	int n, plen = strlen(prefix);
-	long v[8];
+	long v[12];
 
 	if (read_file("/proc/lock_stat", text, sizeof(text)) < 0)
 		fail("cannot read /proc/lock_stat");
-	c->acq = c->con = c->wait_us = 0;
+	c->acq = c->con = c->wait_us = c->hold_us = 0;
 	while (*p) {
 		while (*p == ' ')
 			p++;
@@ -64,13 +65,15 @@ static void lockstat_class(const char *prefix, struct lock_counts *c)
 				p++;
 			if (*p == ':') {
 				p++;
-				for (n = 0; n < 8 && *p && *p != '\n'; n++)
+				for (n = 0; n < 12 && *p && *p != '\n'; n++)
 					v[n] = lockstat_field(&p);
-				if (n == 8) {
+				if (n >= 8) {
 					c->con += v[1];
 					c->wait_us += v[4];
 					c->acq += v[7];
 				}
+				if (n == 12)
+					c->hold_us += v[10];
 			}
 		}
 		while (*p && *p++ != '\n')

@@ -154,6 +154,15 @@ static long now_ms(void)
 	return tv.tv_sec * 1000L + tv.tv_usec / 1000;
 }
 
+/* microseconds, in 64 bits on i386 too */
+static long long now_us(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec * 1000000LL + tv.tv_usec;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
