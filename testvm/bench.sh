@@ -223,7 +223,7 @@ boot() {
 	dir=$runs/$1-$2-$3-$4
 	arg="split_ptlocks=$3"
 	[ "$3" != stock ] || arg=
-	cell=$CELL smp= kinds=$4 ms=$MS icount=0 timeout=$((120 + MS * 3 / 100))
+	cell=$CELL smp='' kinds=$4 ms=$MS icount=0 timeout=$((120 + MS * 3 / 100))
 	case $1 in
 	huge*) cell=$PAE_CELL smp=2 arg="$arg ptltest.thp=1" ;;
 	icount) cell=$(arch_cell "$4") smp=1 kinds=$ICOUNT_KINDS ms=$ICOUNT_MS icount=1 timeout=900 ;;
