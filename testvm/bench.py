@@ -318,8 +318,8 @@ def markdown(host, rows, gl):
 def lockscale_md(scale, host):
     if not scale:
         return ""
-    md = ["", "## Scaling under lock_stat (PAE kernels, %s vCPUs): on/off, measured "
-          "and modelled" % host.get("lockscale_vcpus"), "",
+    md = ["", "## Scaling under lock_stat (%s kernels, %s vCPUs): on/off, measured "
+          "and modelled" % (host.get("lockscale_arch", "pae"), host.get("lockscale_vcpus")), "",
           "w: lock_stat's wait on the page-table locks over the threads' running time "
           "(min(T, vCPUs) x elapsed); hold: page_table_lock's hold time likewise, split "
           "off. Model: on/off = (1 - w_on) / (1 - w_off). Faults/s are medians (min..max) "

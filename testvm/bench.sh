@@ -29,9 +29,10 @@
 #               the cells perf-smp2, pae-on-smp4, x86_64-on-smp4), T=1,
 #               every kind of BENCH_ICOUNT_KINDS in one boot,
 #               BENCH_ICOUNT_ROUNDS rounds (default 2: the repeatability)
-#   lockscale   the scaling lockdep makes visible: the debug-pae kernel
-#               (lock_stat) and the perf-pae one beside it, in the PAE cell
-#               with BENCH_LOCKSCALE_VCPUS vCPUs, on vs off,
+#   lockscale   the scaling lockdep makes visible: the debug kernel
+#               (lock_stat) and the perf one beside it, of the arch
+#               BENCH_LOCKSCALE_ARCH (pae: debug-pae, perf-pae in the PAE
+#               cell; x86_64) with BENCH_LOCKSCALE_VCPUS vCPUs, on vs off,
 #               BENCH_LOCKSCALE_KINDS at BENCH_LOCKSCALE_THREADS,
 #               BENCH_LOCK_ROUNDS rounds; lock_stat's wait and hold times
 #               feed bench.py's model of the gain
@@ -61,7 +62,8 @@
 #   BENCH_PTLMEM_ARCHES default "i386 pae x86_64"
 #   BENCH_LOCKSCALE_KINDS default "lameter shared";  BENCH_LOCKSCALE_THREADS
 #                      default 1,2,4;  BENCH_LOCKSCALE_VCPUS default 2
-#   BENCH_LOCKSCALE_KERNELS default "debug perf": the PAE kernels of each
+#   BENCH_LOCKSCALE_KERNELS default "debug perf" (DEBUG_PAE_KERNEL,
+#                      PERF_PAE_KERNEL on pae);  BENCH_LOCKSCALE_ARCH pae
 #   BENCH_PTLMEM_FLAVOURS default "perf debug"
 #   BENCH_TCG          multi (default: a host thread per vCPU) or single
 #   BENCH_CELL         the cell of every part but the huge ones (perf-smp2)
@@ -96,6 +98,7 @@ LOCKSCALE_KINDS=${BENCH_LOCKSCALE_KINDS:-lameter shared}
 LOCKSCALE_THREADS=${BENCH_LOCKSCALE_THREADS:-1,2,4}
 LOCKSCALE_VCPUS=${BENCH_LOCKSCALE_VCPUS:-2}
 LOCKSCALE_KERNELS=${BENCH_LOCKSCALE_KERNELS:-debug perf}
+LOCKSCALE_ARCH=${BENCH_LOCKSCALE_ARCH:-pae}
 ICOUNT_KINDS=${BENCH_ICOUNT_KINDS:-pf1,pf2,pf3,lameter}
 ICOUNT_MS=${BENCH_ICOUNT_MS:-300}
 ICOUNT_ARCHES=${BENCH_ICOUNT_ARCHES:-i386 pae x86_64}
@@ -119,7 +122,7 @@ arch_cell() {
 	i386) echo "$CELL" ;;
 	pae) echo "$PAE_CELL" ;;
 	x86_64) echo x86_64-on-smp4 ;;
-	*) die "unknown arch '$1' (i386 pae x86_64)" ;;
+	*) die "BENCH_*_ARCHES, BENCH_LOCKSCALE_ARCH: unknown arch '$1' (i386 pae x86_64)" ;;
 	esac
 }
 arch_sfx() {
@@ -146,16 +149,21 @@ mode_kernel() {
 	esac
 }
 
-# pae_kernel debug|perf: lockscale's kernel of that flavour
-pae_kernel() {
-	case $1 in
-	debug) echo "$DEBUG_PAE_KERNEL" ;;
-	perf) echo "$PERF_PAE_KERNEL" ;;
+# scale_kernel debug|perf: lockscale's kernel of that flavour and its arch
+scale_kernel() {
+	case $1-$LOCKSCALE_ARCH in
+	debug-pae) echo "$DEBUG_PAE_KERNEL" ;;
+	perf-pae) echo "$PERF_PAE_KERNEL" ;;
+	debug-*) echo "$DEBUG_KERNEL$(arch_sfx "$LOCKSCALE_ARCH")" ;;
+	perf-*) echo "$PERF_KERNEL$(arch_sfx "$LOCKSCALE_ARCH")" ;;
 	*) die "BENCH_LOCKSCALE_KERNELS: '$1' (debug perf)" ;;
 	esac
 }
 
 case $TCG in single|multi) ;; *) die "BENCH_TCG: '$TCG' (single or multi)" ;; esac
+for a in $ICOUNT_ARCHES $PTLMEM_ARCHES $LOCKSCALE_ARCH; do
+	arch_cell "$a" >/dev/null	# an unknown arch stops here, once
+done
 command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot-nox)"
 for part in $PARTS; do
 	case $part in
@@ -181,7 +189,7 @@ for part in $PARTS; do
 	lockscale)
 		ks=
 		for f in $LOCKSCALE_KERNELS; do
-			ks="$ks $(pae_kernel "$f")"
+			ks="$ks $(scale_kernel "$f")"
 		done ;;
 	*) die "BENCH_PARTS: unknown part '$part' (scaling contention cost huge hugelock icount ptlmem lockscale)" ;;
 	esac
@@ -199,6 +207,7 @@ mkdir -p "$runs"
 	echo "guest_vcpus=$("$here/cell.py" get "$CELL" SMP)"
 	echo "ms=$MS"
 	echo "lockscale_vcpus=$LOCKSCALE_VCPUS"
+	echo "lockscale_arch=$LOCKSCALE_ARCH"
 	echo "icount_ms=$ICOUNT_MS"
 	echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/host.txt"
@@ -228,7 +237,7 @@ boot() {
 	huge*) cell=$PAE_CELL smp=2 arg="$arg ptltest.thp=1" ;;
 	icount) cell=$(arch_cell "$4") smp=1 kinds=$ICOUNT_KINDS ms=$ICOUNT_MS icount=1 timeout=900 ;;
 	ptlmem) cell=$(arch_cell "${4#*_}") smp=1 kinds=tables arg="$arg slub_nomerge" ;;
-	lockscale) cell=$PAE_CELL smp=$LOCKSCALE_VCPUS kinds=${4#*_} ;;
+	lockscale) cell=$(arch_cell "$LOCKSCALE_ARCH") smp=$LOCKSCALE_VCPUS kinds=${4#*_} ;;
 	esac
 	t0=$(date +%s)
 	# vCPUs in parallel (one host thread each) for the threads to contend;
@@ -308,8 +317,8 @@ for part in $PARTS; do
 		lockscale)
 			for f in $LOCKSCALE_KERNELS; do
 				for kind in $LOCKSCALE_KINDS; do
-					boot lockscale $r on "${f}_$kind" "$(pae_kernel "$f")" "$LOCKSCALE_THREADS"
-					boot lockscale $r off "${f}_$kind" "$(pae_kernel "$f")" "$LOCKSCALE_THREADS"
+					boot lockscale $r on "${f}_$kind" "$(scale_kernel "$f")" "$LOCKSCALE_THREADS"
+					boot lockscale $r off "${f}_$kind" "$(scale_kernel "$f")" "$LOCKSCALE_THREADS"
 				done
 			done ;;
 		ptlmem)
