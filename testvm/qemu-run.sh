@@ -32,9 +32,9 @@
 #   TCG_THREAD single (default) or multi: one host thread per vCPU
 #   ICOUNT     1: QEMU counts instructions (-icount shift=0,sleep=off), so
 #              the guest's clocks advance 1 ns per guest instruction executed
-#              and never while it idles: a time measured in the guest is an
-#              instruction count, whatever the host's load (single-threaded
-#              TCG; make bench's icount part)
+#              (an idle guest's jump at once to its next timer): a time
+#              measured in a busy guest is an instruction count, whatever the
+#              host's load (single-threaded TCG; make bench's icount part)
 #   REUSE      1: do not boot again when OUTDIR holds a finished run with no
 #              "not ok" line, of the same kernel image, initramfs, cell as
 #              booted, command line, TIMEOUT and this script (OUTDIR/key);

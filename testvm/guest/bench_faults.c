@@ -184,7 +184,9 @@ static long ptl_slab(const char *file)
 }
 
 /* kind=tables: TABLES new pte tables, and what their locks cost. */
-static long tab[6];	/* tables, slab_sysfs, ptl_cache, objects, size, bytes */
+static struct {
+	long tables, slab_sysfs, ptl_cache, objects, object_size, bytes;
+} tab;
 
 static void tables(void)
 {
@@ -206,15 +208,15 @@ static void tables(void)
 	for (i = 0; i < TABLES; i++)
 		m[i * TABLE_SPAN] = 1;
 	faults[0] = TABLES;
-	tab[0] = (proc_kb("/proc/self/status", "VmPTE") - pt0) / (PAGE_SIZE / 1024);
-	tab[1] = read_file("/sys/kernel/slab/kmalloc-64/object_size", buf, sizeof(buf)) >= 0;
-	tab[2] = obj0 >= 0;
-	tab[3] = obj0 >= 0 ? ptl_slab("objects") - obj0 : 0;
-	tab[4] = ptl_slab("object_size");
+	tab.tables = (proc_kb("/proc/self/status", "VmPTE") - pt0) / (PAGE_SIZE / 1024);
+	tab.slab_sysfs = read_file("/sys/kernel/slab/kmalloc-64/object_size", buf, sizeof(buf)) >= 0;
+	tab.ptl_cache = obj0 >= 0;
+	tab.objects = obj0 >= 0 ? ptl_slab("objects") - obj0 : 0;
+	tab.object_size = ptl_slab("object_size");
 	per_slab = ptl_slab("objs_per_slab");
-	tab[5] = per_slab > 0 ? (PAGE_SIZE << ptl_slab("order")) / per_slab : 0;
-	if (tab[0] < TABLES)
-		fail("kind=tables: VmPTE grew by %ld tables, not %d", tab[0], TABLES);
+	tab.bytes = per_slab > 0 ? (PAGE_SIZE << ptl_slab("order")) / per_slab : 0;
+	if (tab.tables < TABLES)
+		fail("kind=tables: VmPTE grew by %ld tables, not %d", tab.tables, TABLES);
 	munmap(raw, len + TABLE_SPAN);
 }
 
@@ -294,7 +296,8 @@ static void run_kind(const char *kind, long ms)
 	       us ? (long)(total * 1000000ULL / us) : 0, us, tsc);
 	if (!strcmp(kind, "tables"))
 		printf(" tables=%ld slab_sysfs=%ld ptl_cache=%ld ptl_objects=%ld ptl_object_size=%ld ptl_bytes_per_object=%ld",
-		       tab[0], tab[1], tab[2], tab[3], tab[4], tab[5]);
+		       tab.tables, tab.slab_sysfs, tab.ptl_cache, tab.objects,
+		       tab.object_size, tab.bytes);
 	else if (meminfo_kb("AnonHugePages") > huge_kb0 && strcmp(kind, "thp"))
 		fail("kind=%s: AnonHugePages grew: huge pages, not the faults measured", kind);
 	if (lockstat) {
