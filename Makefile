@@ -139,6 +139,7 @@ help:
 	@echo "           CELLS='$(CELLS)'"
 	@echo "           TIMEOUT=secs per boot ($(shell sed -n 's/^TIMEOUT=$${TIMEOUT:-\([0-9]*\)}.*/\1/p' testvm/qemu-run.sh))  APPEND='kernel args' for every cell"
 	@echo "           BOOT_JOBS=guests at once (one per core: $(shell nproc))"
+	@echo "           SELFTEST_JOBS=host tests at once in make check (one per core)"
 	@echo "           RERUN=1: make check boots every cell again (it skips a cell"
 	@echo "             whose last run passed with the same kernel, initramfs, cell)"
 	@echo "           EXTRA=program|dir  your static i386 and x86_64 programs, run in every cell of their arch"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every variable a user sets (CELLS, TORTURE_CELLS, MM_CELLS, TIMEOUT,
 # MM_TIMEOUT, SEED, TORTURE_OPS, BENCH_*, BASE, BUILD, RERUN, BOOT_JOBS,
-# HISTORICAL_*) is checked when make reads its Makefile (testvm/vars.mk): a
+# SELFTEST_JOBS, HISTORICAL_*) is checked when make reads its Makefile (testvm/vars.mk): a
 # bad value stops make with one line naming the variable and what it takes,
 # before anything is built or booted; good values pass.
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +20,7 @@ bad run TIMEOUT=0 "TIMEOUT=0: expected seconds per boot"
 bad run BASE=5.10 "BASE=5.10: no such base; one of: 6.1 6.12 all"
 bad check RERUN=yes "RERUN=yes: expected 0 or 1"
 bad run BOOT_JOBS=0 "BOOT_JOBS=0: expected guests booted at once"
+bad check SELFTEST_JOBS=two "SELFTEST_JOBS=two: expected host tests run at once"
 bad torture SEED=abc "SEED=abc: expected the torture seed"
 bad torture TORTURE_OPS=-3 "TORTURE_OPS=-3: expected operations per torture worker"
 bad torture TORTURE_CELLS=nope "TORTURE_CELLS: no cell 'nope'"
