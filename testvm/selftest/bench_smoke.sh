@@ -1,5 +1,6 @@
 #!/bin/sh
 # needs: kernels (the built kernels and initramfs; not in make selftest-host)
+# alone: run.sh runs it by itself, as its guests must not be starved of the host
 # make bench, shortened: one round of every part (scaling on the perf kernel,
 # lock_stat contention on the debug kernel, stock against split=on, huge
 # pages on PAE: here the debug-pae kernel for both huge parts and
