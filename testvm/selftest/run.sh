@@ -50,7 +50,7 @@ alone() { sed -n 2,6p "$1" | grep -q '^# alone'; }
 	for t in $tests; do
 		n=$((n + 1))
 		alone "$t" || printf '%s %s\n' "$n" "$t"
-	done | xargs -n 2 -P "$jobs" "$here/run.sh" --one "$R"
+	done | xargs -r -n 2 -P "$jobs" "$here/run.sh" --one "$R"
 	n=0
 	for t in $tests; do
 		n=$((n + 1))
