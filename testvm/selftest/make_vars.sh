@@ -1,9 +1,9 @@
 #!/bin/sh
 # Every variable a user sets (CELLS, TORTURE_CELLS, MM_CELLS, TIMEOUT,
 # MM_TIMEOUT, SEED, TORTURE_OPS, BENCH_*, BASE, BUILD, RERUN, BOOT_JOBS,
-# SELFTEST_JOBS, HISTORICAL_*) is checked when make reads its Makefile (testvm/vars.mk): a
-# bad value stops make with one line naming the variable and what it takes,
-# before anything is built or booted; good values pass.
+# SELFTEST_JOBS, HISTORICAL_*) is checked when make reads its Makefile
+# (testvm/vars.mk): a bad value stops make with one line naming the variable
+# and what it takes, before anything is built or booted; good values pass.
 . "$(dirname "$0")/lib.sh"
 
 # bad TARGET VAR=VALUE TEXT: make TARGET with VAR=VALUE fails, saying TEXT

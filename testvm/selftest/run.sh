@@ -31,31 +31,34 @@ fi
 nokernel=
 [ "${1:-}" != --no-kernel ] || { nokernel=1; shift; }
 [ $# -gt 0 ] || set -- "$here"/*.sh
+# a test whose header says "# alone" runs by itself, after the others: its
+# guests' kernel logs must stay clean of the stalls a starved vCPU reports.
+# together and alone: "N TEST" lines, N the test's place in the report
 tests=
+together=
+alone=
+n=0
 for t; do
 	case ${t##*/} in lib.sh|run.sh) continue ;; esac
 	[ -z "$nokernel" ] || ! sed -n 2p "$t" | grep -q '^# needs: ' || continue
 	tests="$tests $t"
+	n=$((n + 1))
+	if sed -n 2,6p "$t" | grep -q '^# alone'; then
+		alone="$alone$n $t
+"
+	else
+		together="$together$n $t
+"
+	fi
 done
 jobs=${SELFTEST_JOBS:-$(nproc)}
 case $jobs in ''|*[!0-9]*|0) echo "run.sh: SELFTEST_JOBS must be a positive number, not '$jobs'" >&2; exit 2 ;; esac
 R=$(mktemp -d "${TMPDIR:-/tmp}/selftest-run.XXXXXX")
 trap 'rm -rf "$R"' EXIT
 trap 'exit 130' INT TERM
-# a test whose header says "# alone" runs by itself, after the others: its
-# guests' kernel logs must stay clean of the stalls a starved vCPU reports
-alone() { sed -n 2,6p "$1" | grep -q '^# alone'; }
 {
-	n=0
-	for t in $tests; do
-		n=$((n + 1))
-		alone "$t" || printf '%s %s\n' "$n" "$t"
-	done | xargs -r -n 2 -P "$jobs" "$here/run.sh" --one "$R"
-	n=0
-	for t in $tests; do
-		n=$((n + 1))
-		! alone "$t" || "$here/run.sh" --one "$R" "$n" "$t"
-	done
+	printf '%s' "$together" | xargs -r -n 2 -P "$jobs" "$here/run.sh" --one "$R"
+	printf '%s' "$alone" | xargs -r -n 2 -P 1 "$here/run.sh" --one "$R"
 } &
 xargs_pid=$!
 
