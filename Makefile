@@ -51,8 +51,13 @@ KERNELS   := $(filter-out historical%,$(sort $(foreach c,$(CELLS),$(call cell_ke
 TREE_BASES := $(sort $(firstword $(BASES)) $(filter-out 2.6.14 2.6.15,$(foreach c,$(CELLS),$(call cell_base,$(c)))))
 HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical%,$(call cell_kernel,$(c))),$(c))))
 
+# Every kernel is compiled through ccache (lib/kernel.sh's kcache_setup):
+# its cache outside the clone (KCACHE_DIR, default ~/.cache/ptlock/ccache),
+# shared by every clone on the machine, at most KCACHE_SIZE; KCACHE=0 off.
+export KCACHE ?= 1
+
 # Debian packages the project uses (--no-install-recommends).
-PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
+PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison ccache \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 \
 	     $(addprefix linux-source-,$(TREE_BASES)) \
 	     clang lld llvm binutils-s390x-linux-gnu binutils-sparc64-linux-gnu \
@@ -62,6 +67,7 @@ PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison \
 	selftest-host torture \
 	mm-selftests mm-selftests-check guest-mm \
 	lint bisect-check export historical historical-check historical-series bench clean \
+	kcache-check \
 	mutants \
 	extra-check guest-cflags
 
@@ -117,6 +123,9 @@ help:
 	@echo "               architectures of the first base only, KUNIT=m configured)"
 	@echo "make mutants   plant each bug of testvm/mutants/ in a scratch kernel and"
 	@echo "               boot the tests that must catch it (MUTANTS=...; minutes each)"
+	@echo "make kcache-check  build KCACHE_KERNEL (the first base's debug-pae)"
+	@echo "               again without the compiler cache: .config and vmlinux"
+	@echo "               must be the same (minutes; not in make check)"
 	@echo "make bisect-check  build every patch in turn for i386, PAE, x86_64,"
 	@echo "               perf and debug (BISECT_KERNELS=...; hours; resumable)"
 	@echo "$(HISTORICAL_HINT)"
@@ -139,6 +148,9 @@ help:
 	@echo "           CELLS='$(CELLS)'"
 	@echo "           TIMEOUT=secs per boot ($(shell sed -n 's/^TIMEOUT=$${TIMEOUT:-\([0-9]*\)}.*/\1/p' testvm/qemu-run.sh))  APPEND='kernel args' for every cell"
 	@echo "           BOOT_JOBS=guests at once (one per core: $(shell nproc))"
+	@echo "           KCACHE=0: kernels built without the compiler cache (ccache in"
+	@echo "             KCACHE_DIR=~/.cache/ptlock/ccache, KCACHE_SIZE=5G, shared by"
+	@echo "             every clone on this machine; make kcache-check proves it inert)"
 	@echo "           SELFTEST_JOBS=host tests at once in make check (one per core)"
 	@echo "           RERUN=1: make check boots every cell again (it skips a cell"
 	@echo "             whose last run passed with the same kernel, initramfs, cell)"
@@ -165,6 +177,14 @@ tree: deps
 	done
 
 kernels: $(addprefix kernel-,$(KERNELS))
+
+# the compiler cache changes nothing: KCACHE_KERNEL built again without it,
+# in a scratch directory, must give the same .config and vmlinux sections
+KCACHE_KERNEL ?= $(call base_pre,$(firstword $(BASES)))debug-pae
+kcache-check: kernel-$(KCACHE_KERNEL)
+	@$(STAGE) "kcache-check $(KCACHE_KERNEL): built without ccache" \
+		$(LOG)/kcache-check.log modern/kcache-check.sh $(KCACHE_KERNEL)
+	@grep '^kcache-check:' $(LOG)/kcache-check.log | sed 's/^/           /'
 
 kernel-%: tree
 	@$(STAGE) "config $*" $(LOG)/config-$*.log modern/kbuild.sh config $*

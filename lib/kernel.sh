@@ -5,6 +5,26 @@
 # of tree share.  Each caller defines die() first.
 #
 #   BUILD                    the build directory: the caller's, else build/
+#   kcache_setup             for the scripts that run kbuild: with KCACHE=1
+#                            (the default) every compiler kbuild runs goes
+#                            through ccache (Debian's /usr/lib/ccache first
+#                            in PATH), its cache in KCACHE_DIR (default
+#                            ~/.cache/ptlock/ccache: outside the clone, so
+#                            that another clone and CI on this machine
+#                            share it), at most KCACHE_SIZE (default 5G);
+#                            KCACHE=0: no cache.  KBUILD_BUILD_TIMESTAMP,
+#                            _USER, _HOST and _VERSION are fixed, so that
+#                            a kernel built twice is the same kernel
+#   kbuild_dir TREE KDIR NAME
+#                            the build directory of kernel NAME, made if
+#                            missing: TREE/.kbuild-NAME (with KDIR's name
+#                            in it unless KDIR is $BUILD/kernel), linked
+#                            from KDIR/NAME.  Inside the tree (ignored by
+#                            the kernel's .gitignore), kbuild names every
+#                            file relative to it (srctree is ".."), so
+#                            that the compiler's command line is the same
+#                            in every clone and the cache finds it
+#   kcache_stats             "hits misses" of the cache so far (0 0 without)
 #   kernel_image NAME        the bzImage of a kernel: ${KDIR:-$BUILD/kernel}/
 #                            NAME's (historical* are i386's older path), or
 #                            NAME itself when it is a path
@@ -36,6 +56,60 @@
 # Where everything built goes (make passes it): by default the project's
 # build/, the caller's $here being its own folder, one below the top.
 BUILD=${BUILD:-$(cd "${here:?}/.." && pwd)/build}
+
+kcache_setup() {
+	KCACHE=${KCACHE:-1}
+	case $KCACHE in
+	0) ;;
+	1)	[ -x /usr/lib/ccache/gcc ] ||
+			die "KCACHE=1 but no /usr/lib/ccache/gcc: install ccache (make deps does), or set KCACHE=0"
+		case :$PATH: in
+		*:/usr/lib/ccache:*) ;;
+		*) PATH=/usr/lib/ccache:$PATH ;;
+		esac
+		CCACHE_DIR=${KCACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ptlock/ccache}
+		CCACHE_MAXSIZE=${KCACHE_SIZE:-5G}
+		export PATH CCACHE_DIR CCACHE_MAXSIZE ;;
+	*)	die "KCACHE=$KCACHE: 1 (ccache, the default) or 0 (none)" ;;
+	esac
+	# the same sources and .config give the same kernel (init/version.c's
+	# banner included), and the cache a hit for it
+	KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2005-10-29 00:00:00 UTC}
+	KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-ptlock}
+	KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-qemu}
+	KBUILD_BUILD_VERSION=${KBUILD_BUILD_VERSION:-1}
+	export KBUILD_BUILD_TIMESTAMP KBUILD_BUILD_USER KBUILD_BUILD_HOST KBUILD_BUILD_VERSION
+}
+
+kbuild_dir() {
+	k_tree=$(cd "$1" && pwd -P)
+	k_kdir=${2:-$BUILD/kernel}
+	mkdir -p "$k_kdir"
+	k_kdir=$(cd "$k_kdir" && pwd -P)
+	k_dir=$k_tree/.kbuild-$3
+	[ "$k_kdir" = "$(cd "$BUILD" && pwd -P)/kernel" ] ||
+		k_dir=$k_tree/.kbuild-${k_kdir##*/}-$3
+	# a directory of the old layout, or a link removed to start afresh
+	if [ "$(readlink "$k_kdir/$3" 2>/dev/null)" != "$k_dir" ]; then
+		rm -rf "${k_kdir:?}/$3" "$k_dir"
+		mkdir -p "$k_dir"
+		ln -s "$k_dir" "$k_kdir/$3"
+	fi
+	# (the tree imported again removes it)
+	mkdir -p "$k_dir"
+	echo "$k_dir"
+}
+
+kcache_stats() {
+	if [ "$KCACHE" = 1 ]; then
+		ccache --print-stats 2>/dev/null | awk '
+			/^(direct|preprocessed)_cache_hit\t/ { h += $2 }
+			/^cache_miss\t/ { m += $2 }
+			END { print h + 0, m + 0 }'
+	else
+		echo 0 0
+	fi
+}
 
 kernel_image() {
 	case $1 in

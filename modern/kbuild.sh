@@ -17,7 +17,9 @@
 # option), then series.config when
 # the tree carries the series (SERIES_CONFIG=no leaves it out, =known keeps
 # only the options the tree's Kconfig defines: for commits inside the series).
-# KDIR moves the build directories (default $BUILD/kernel).
+# KDIR moves the links to the build directories (default $BUILD/kernel;
+# each links to TREE/.kbuild-..., lib/kernel.sh's kbuild_dir), KCACHE=0
+# builds without the compiler cache (kcache_setup).
 #
 #   config  tinyconfig, the fragments merged with
 #           scripts/kconfig/merge_config.sh, then olddefconfig.  Fails,
@@ -39,6 +41,7 @@ die() {
 	echo "kbuild: error: $*" >&2
 	exit 1
 }
+kcache_setup
 
 [ $# -eq 2 ] || die "usage: $0 config|build|fragments KERNEL"
 step=$1
@@ -66,9 +69,8 @@ if [ "$step" = fragments ]; then
 	echo "$frags"
 	exit 0
 fi
-O=${KDIR:-$BUILD/kernel}/$name
-mkdir -p "$O" && O=$(cd "$O" && pwd)
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE (run 'make tree' first)"
+O=$(kbuild_dir "$TREE" "${KDIR:-}" "$name")
 base=$(git -C "$TREE" config ptlock.base 2>/dev/null || echo HEAD)
 if [ "${SERIES_CONFIG:-yes}" != no ] && [ -f "$here/configs/series.config" ] &&
    [ "$(git -C "$TREE" rev-list --count "$base..HEAD")" -gt 0 ]; then
@@ -120,7 +122,10 @@ config)
 	;;
 build)
 	[ -f "$O/.ptlock-config" ] || die "$name is not configured (kbuild.sh config $name)"
+	before=$(kcache_stats)
 	kmake -j"$JOBS" bzImage
+	echo "$before $(kcache_stats)" | awk '$3 + $4 > $1 + $2 {
+		printf "note: ccache: %d hits, %d misses\n", $3 - $1, $4 - $2 }'
 	kernel_image "$name"
 	[ -x "$O/usr/gen_init_cpio" ] || die "kbuild did not build usr/gen_init_cpio (BLK_DEV_INITRD off?)"
 	;;

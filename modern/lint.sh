@@ -44,6 +44,8 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
+die() { echo "lint: error: $*" >&2; exit 1; }
+kcache_setup
 # canonical paths: sparse names the sources by them in an O= build
 BUILD=$(cd "$BUILD" && pwd -P)
 export BUILD
@@ -145,11 +147,12 @@ check() {
 		make -s -C "$1" O="$2" $args C=2 "$o" >"$2.lint.log" 2>&1 ||
 			{ tail -n 20 "$2.lint.log" >&2; echo "lint: error: $o does not compile in $2" >&2; exit 1; }
 		if [ "$INJECT" = 1 ] && [ "$1" = "$TREE" ]; then
-			echo "$1/$f:1:1: warning: lint self-test: injected" >>"$2.lint.log"
+			echo "../$f:1:1: warning: lint self-test: injected" >>"$2.lint.log"
 			INJECT=injected
 		fi
-		# an O= build names the source by its full path
-		sed "s|^$1/||" "$2.lint.log" |
+		# an O= build names the source by its full path, one inside the
+		# tree (kbuild_dir) relative to it
+		sed -e "s|^$1/||" -e 's|^\.\./||' "$2.lint.log" |
 			grep -E "^$f:[0-9]+:[0-9]+: (warning|error)" |
 			sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
 	}

@@ -1,10 +1,11 @@
 #!/bin/sh
 # needs: kernels (the built kernels and initramfs; not in make selftest-host)
 # make lint can fail: LINT_INJECT=1 adds one warning, worded and placed as
-# sparse prints it in an O= build (the source's full path), to the series'
-# side of the first file checked.  lint.sh must name it as a warning the
-# series adds and exit non-zero.  (Its sparse comparison once read relative
-# paths only and compared nothing.)  LINT_PLANT=1 forces an #error into
+# sparse prints it in an O= build inside the tree (the source's path
+# relative to it, "../mm/..."), to the series' side of the first file
+# checked.  lint.sh must name it as a warning the series adds and exit
+# non-zero.  (Its sparse comparison once read relative paths only and
+# compared nothing.)  LINT_PLANT=1 forces an #error into
 # the KUnit test's compile on every architecture lint builds: each must
 # name the planted error as what failed its build, and nothing else may
 # fail.  The KUnit=m link check is make lint's, not repeated here
