@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every variable a user sets (CELLS, TORTURE_CELLS, MM_CELLS, TIMEOUT,
 # MM_TIMEOUT, SEED, TORTURE_OPS, BENCH_*, BASE, BUILD, RERUN, BOOT_JOBS,
-# SELFTEST_JOBS, HISTORICAL_*) is checked when make reads its Makefile
+# SELFTEST_JOBS, KCACHE*, HISTORICAL_*) is checked when make reads its Makefile
 # (testvm/vars.mk): a bad value stops make with one line naming the variable
 # and what it takes, before anything is built or booted; good values pass.
 . "$(dirname "$0")/lib.sh"
@@ -19,6 +19,9 @@ bad run TIMEOUT=abc "TIMEOUT=abc: expected seconds per boot"
 bad run TIMEOUT=0 "TIMEOUT=0: expected seconds per boot"
 bad run BASE=5.10 "BASE=5.10: no such base; one of: 6.1 6.12 all"
 bad check RERUN=yes "RERUN=yes: expected 0 or 1"
+bad kernels KCACHE=yes "KCACHE=yes: expected 0 or 1"
+bad kernels KCACHE_SIZE=big "KCACHE_SIZE=big: expected a cache size"
+bad kernels KCACHE_DIR=cache "KCACHE_DIR=cache: expected an absolute directory path"
 bad run BOOT_JOBS=0 "BOOT_JOBS=0: expected guests booted at once"
 bad check SELFTEST_JOBS=two "SELFTEST_JOBS=two: expected host tests run at once"
 bad torture SEED=abc "SEED=abc: expected the torture seed"
@@ -47,6 +50,7 @@ expect_in "$T/out" "BUILD=$T/file: exists and is not a directory"
 # good values pass the door (help: a target that runs nothing)
 make -s -C "$ROOT" BUILD="$T/build" help CELLS="perf-smp2 6.12-pae-on-smp4" TIMEOUT=30 \
 	BENCH_THREADS=1,2,4 BENCH_KINDS="pf1 thp" SEED=28839 TORTURE_OPS=5 RERUN=1 BOOT_JOBS=1 \
+	KCACHE=0 KCACHE_SIZE=800M KCACHE_DIR=/var/cache/k \
 	>"$T/out" 2>&1 || { cat "$T/out"; fail "good values refused"; }
 expect_in "$T/out" "CELLS='perf-smp2 6.12-pae-on-smp4'"
 exit 0
