@@ -69,7 +69,11 @@ kcache_setup() {
 		esac
 		CCACHE_DIR=${KCACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ptlock/ccache}
 		CCACHE_MAXSIZE=${KCACHE_SIZE:-5G}
-		export PATH CCACHE_DIR CCACHE_MAXSIZE ;;
+		# kbuild writes every object's dependencies (-Wp,-MMD): ccache
+		# reads them instead of running the preprocessor a second time
+		# on a miss (about 10% of a cold build's compile time)
+		CCACHE_DEPEND=1
+		export PATH CCACHE_DIR CCACHE_MAXSIZE CCACHE_DEPEND ;;
 	*)	die "KCACHE=$KCACHE: 1 (ccache, the default) or 0 (none)" ;;
 	esac
 	# the same sources and .config give the same kernel (init/version.c's

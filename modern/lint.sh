@@ -246,14 +246,17 @@ arch_make() {
 ARCH_CONFIG="CONFIG_KUNIT=y CONFIG_KUNIT_ALL_TESTS=y CONFIG_TRANSPARENT_HUGEPAGE=y CONFIG_HUGETLBFS=y"
 
 # arch_config TREE DIR ARCH COMPILER DEFCONFIG CONFIG...: configure DIR,
-# unless it was configured so
+# unless it was configured so.  DIR is a link to a directory inside TREE
+# (kbuild_dir): kbuild's command lines are then the same in every clone,
+# and the compiler cache serves another clone's lint too
 arch_config() {
 	t=$1 d=$2 a=$3 cc=$4 defc=$5
 	shift 5
 	want="$defc $ARCH_CONFIG $*"
 	[ -f "$d/.config" ] && [ "$(cat "$d/.lint-config" 2>/dev/null)" = "$want" ] && return 0
+	# from nothing: without its link, kbuild_dir makes the directory anew
 	rm -rf "$d"
-	mkdir -p "$d"
+	kbuild_dir "$t" "$(dirname "$d")" "$(basename "$d")" >/dev/null
 	# shellcheck disable=SC2086
 	printf '%s\n' $ARCH_CONFIG "$@" >"$d.fragment"
 	arch_make "$t" "$d" "$a" "$cc" "$defc" &&
@@ -287,7 +290,7 @@ arch_build() {
 	shift 4
 	arch_make "$t" "$d" "$a" "$cc" -k "$@" >"$d.log" 2>&1 || true
 	{
-		sed "s|^$t/||" "$d.log" |
+		sed -e "s|^$t/||" -e 's|^\.\./||' "$d.log" |
 			grep -E '^[^ :]+\.[chS]:[0-9]+:[0-9]+: (warning|error)' |
 			sed -E 's/:[0-9]+:[0-9]+:/:/'
 		for o; do
