@@ -80,12 +80,13 @@ echo "== sparse (make C=2) on touched files, $PRE$KERNEL kernel"
 base=$(git -C "$TREE" config ptlock.base)
 files=$(git -C "$TREE" diff --name-only "$base..ptlock-split" -- '*.c')
 # cross DIR KIND TREE: configure DIR for a file the debug kernel does not
-# build; prints the make arguments that compile in it
+# build; prints the make arguments that compile in it.  DIR becomes a link
+# to a directory inside TREE (kbuild_dir), as the kernels' are
 cross() {
 	case $2 in
 	arm-*)
-		[ -f "$1/.config" ] ||
-			make -s -C "$3" O="$1" ARCH=arm LLVM=1 "${2#arm-}_defconfig" >&2 ||
+		[ -f "$1/.config" ] || { kbuild_dir "$3" "$(dirname "$1")" "$(basename "$1")" >/dev/null &&
+			make -s -C "$3" O="$1" ARCH=arm LLVM=1 "${2#arm-}_defconfig" >&2; } ||
 			return 1
 		# sparse cannot parse clang's two-word "-meabi gnu": drop it
 		cat >"$tmp/sparse-arm" <<-'EOF'
@@ -102,8 +103,8 @@ cross() {
 		chmod +x "$tmp/sparse-arm"
 		echo "ARCH=arm LLVM=1 CHECK=$tmp/sparse-arm" ;;
 	ppc64le)
-		[ -f "$1/.config" ] ||
-			make -s -C "$3" O="$1" ARCH=powerpc LLVM=1 ppc64le_defconfig >&2 ||
+		[ -f "$1/.config" ] || { kbuild_dir "$3" "$(dirname "$1")" "$(basename "$1")" >/dev/null &&
+			make -s -C "$3" O="$1" ARCH=powerpc LLVM=1 ppc64le_defconfig >&2; } ||
 			return 1
 		echo "ARCH=powerpc LLVM=1" ;;
 	xen|pae)
