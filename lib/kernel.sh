@@ -101,10 +101,9 @@ kbuild_dir() {
 	# a directory of the old layout, or a link removed to start afresh
 	if [ "$(readlink "$k_kdir/$3" 2>/dev/null)" != "$k_dir" ]; then
 		rm -rf "${k_kdir:?}/$3" "$k_dir"
-		mkdir -p "$k_dir"
 		ln -s "$k_dir" "$k_kdir/$3"
 	fi
-	# (the tree imported again removes it)
+	# new, or gone with the tree when it was imported again
 	mkdir -p "$k_dir"
 	echo "$k_dir"
 }
