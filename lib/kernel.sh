@@ -73,12 +73,7 @@ kcache_setup() {
 		# reads them instead of running the preprocessor a second time
 		# on a miss (about 10% of a cold build's compile time)
 		CCACHE_DEPEND=1
-		# kbuild writes its generated headers (autoconf.h, asm-offsets.h)
-		# just before it compiles with them: ccache would not store a
-		# result whose header is "too new" (it hashes their contents
-		# all the same)
-		CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime
-		export PATH CCACHE_DIR CCACHE_MAXSIZE CCACHE_DEPEND CCACHE_SLOPPINESS ;;
+		export PATH CCACHE_DIR CCACHE_MAXSIZE CCACHE_DEPEND ;;
 	*)	die "KCACHE=$KCACHE: 1 (ccache, the default) or 0 (none)" ;;
 	esac
 	# the same sources and .config give the same kernel (init/version.c's
