@@ -79,13 +79,19 @@ done
 echo "== sparse (make C=2) on touched files, $PRE$KERNEL kernel"
 base=$(git -C "$TREE" config ptlock.base)
 files=$(git -C "$TREE" diff --name-only "$base..ptlock-split" -- '*.c')
+# lint_dir TREE DIR: DIR (a path under $BUILD/lint) made a link to a
+# directory inside TREE (kbuild_dir), new when DIR was not such a link
+lint_dir() {
+	kbuild_dir "$1" "$(dirname "$2")" "$(basename "$2")" >/dev/null
+}
+
 # cross DIR KIND TREE: configure DIR for a file the debug kernel does not
 # build; prints the make arguments that compile in it.  DIR becomes a link
 # to a directory inside TREE (kbuild_dir), as the kernels' are
 cross() {
 	case $2 in
 	arm-*)
-		[ -f "$1/.config" ] || { kbuild_dir "$3" "$(dirname "$1")" "$(basename "$1")" >/dev/null &&
+		[ -f "$1/.config" ] || { lint_dir "$3" "$1" &&
 			make -s -C "$3" O="$1" ARCH=arm LLVM=1 "${2#arm-}_defconfig" >&2; } ||
 			return 1
 		# sparse cannot parse clang's two-word "-meabi gnu": drop it
@@ -103,7 +109,7 @@ cross() {
 		chmod +x "$tmp/sparse-arm"
 		echo "ARCH=arm LLVM=1 CHECK=$tmp/sparse-arm" ;;
 	ppc64le)
-		[ -f "$1/.config" ] || { kbuild_dir "$3" "$(dirname "$1")" "$(basename "$1")" >/dev/null &&
+		[ -f "$1/.config" ] || { lint_dir "$3" "$1" &&
 			make -s -C "$3" O="$1" ARCH=powerpc LLVM=1 ppc64le_defconfig >&2; } ||
 			return 1
 		echo "ARCH=powerpc LLVM=1" ;;
@@ -257,7 +263,7 @@ arch_config() {
 	[ -f "$d/.config" ] && [ "$(cat "$d/.lint-config" 2>/dev/null)" = "$want" ] && return 0
 	# from nothing: without its link, kbuild_dir makes the directory anew
 	rm -rf "$d"
-	kbuild_dir "$t" "$(dirname "$d")" "$(basename "$d")" >/dev/null
+	lint_dir "$t" "$d"
 	# shellcheck disable=SC2086
 	printf '%s\n' $ARCH_CONFIG "$@" >"$d.fragment"
 	arch_make "$t" "$d" "$a" "$cc" "$defc" &&

@@ -24,54 +24,46 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cell  # noqa: E402  (it asks modern/base.sh, the one place that knows the names)
+
 STAGE = re.compile(r'^\[(\d\d:\d\d:\d\d)\] (.+?)\s+(ok|FAIL)\s+([0-9.]+)s')
 START = re.compile(r'^\[(\d\d:\d\d:\d\d)\] (.+?)\s+\.\.\.$')
 HOST = re.compile(r'^# ([a-z0-9_]+): (\d+)s$')
 
 
-def bases():
-    text = (ROOT / 'modern' / 'base.sh').read_text()
-    m = re.search(r'^BASES="([^"]+)"', text, re.M)
-    if not m:
-        sys.exit('budget: no BASES= in modern/base.sh')
-    return m.group(1).split()
+def bases_of(names):
+    """{kernel or cell name: its base}: a cell's is its kernel's (cell.py),
+    a kernel's what modern/base.sh's base_of_kernel says"""
+    names = sorted(set(names))
+    every = cell.cells()
+    kernels = [every[n][2]['KERNEL'] if n in every else n for n in names]
+    return {n: b for n, (b, _) in zip(names, cell.bases(kernels))}
 
 
-def base_of(name, all_bases):
-    if name.startswith('historical-2.6.15'):
-        return '2.6.15'
-    if name.startswith('historical'):
-        return '2.6.14'
-    for b in all_bases[1:]:
-        if name.startswith(b + '-'):
-            return b
-    return all_bases[0]
-
-
-def charge(stage, all_bases):
-    """(base, part) of one stage's name"""
-    first = all_bases[0]
+def part(stage):
+    """(the name that says the base, or None; part) of one stage's name"""
     words = stage.split()
     kind, rest = words[0], words[1:]
     if kind in ('config', 'build') and rest:
-        return base_of(rest[0], all_bases), 'kernels'
+        return rest[0], 'kernels'
     if kind == 'boot' and rest:
-        return base_of(rest[0], all_bases), 'boots'
+        return rest[0], 'boots'
     if kind in ('tree', 'lint') and rest:
-        return rest[0].rstrip(':'), 'tree' if kind == 'tree' else 'lint'
+        return None, 'tree' if kind == 'tree' else 'lint'
     if kind == 'mm':
-        return first, 'mm selftests'
-    return 'shared', 'other'
+        return None, 'mm selftests'
+    return None, 'other'
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: budget.py LOG (what make check printed)')
-    all_bases = bases()
+    first = cell.modern_bases()[0][0]
     parts = ['tree', 'kernels', 'boots', 'lint', 'host tests', 'mm selftests', 'other']
-    secs = {}
-    count = {}
+    stages = []
+    host = []
     times = []
     for line in Path(sys.argv[1]).read_text(errors='replace').splitlines():
         m = START.match(line)
@@ -81,18 +73,35 @@ def main():
         m = STAGE.match(line)
         if m:
             times.append(m.group(1))
-            key = charge(m.group(2), all_bases)
-            secs[key] = secs.get(key, 0.0) + float(m.group(4))
-            if not m.group(2).startswith('config '):
-                count[key] = count.get(key, 0) + 1
+            stages.append((m.group(2), float(m.group(4))))
             continue
         m = HOST.match(line)
         if m:
-            key = (all_bases[0], 'host tests')
-            secs[key] = secs.get(key, 0.0) + int(m.group(2))
-            count[key] = count.get(key, 0) + 1
+            host.append(int(m.group(2)))
     if not times:
         sys.exit(f'budget: no stage lines in {sys.argv[1]}: not the output of make')
+    named = bases_of(n for n, _ in (part(st) for st, _ in stages) if n)
+    secs = {}
+    count = {}
+
+    def add(key, value, counted):
+        secs[key] = secs.get(key, 0.0) + value
+        if counted:
+            count[key] = count.get(key, 0) + 1
+
+    for stage, value in stages:
+        name, p = part(stage)
+        if name:
+            base = named[name]
+        elif p in ('tree', 'lint'):
+            base = stage.split()[1].rstrip(':')
+        elif p == 'mm selftests':
+            base = first
+        else:
+            base = 'shared'
+        add((base, p), value, not stage.startswith('config '))
+    for value in host:
+        add((first, 'host tests'), value, True)
     rows = sorted({b for b, _ in secs}, key=lambda b: (b == 'shared', b))
     print('| base | ' + ' | '.join(parts) + ' | sum |')
     print('|---' * (len(parts) + 2) + '|')
