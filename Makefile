@@ -56,10 +56,13 @@ HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical%,$(cal
 # shared by every clone on the machine, at most KCACHE_SIZE; KCACHE=0 off.
 export KCACHE ?= 1
 
-# Debian packages the project uses (--no-install-recommends).
+# Debian packages the project uses (--no-install-recommends); a base of
+# another suite (7.3: trixie-backports) is not installed but fetched by the
+# tree step (modern/fetch.sh, a private apt list under BUILD).
+FETCH_BASES := $(shell . modern/base.sh && for b in $$BASES; do [ -z "$$(base_suite $$b)" ] || echo $$b; done)
 PACKAGES  := make gcc gcc-multilib libc6-dev binutils git bc flex bison ccache \
 	     libelf-dev libssl-dev xz-utils python3 qemu-system-x86 \
-	     $(addprefix linux-source-,$(TREE_BASES)) \
+	     $(addprefix linux-source-,$(filter-out $(FETCH_BASES),$(TREE_BASES))) \
 	     clang lld llvm binutils-s390x-linux-gnu binutils-sparc64-linux-gnu \
 	     perl sparse python3-ply python3-git gnuplot-nox shellcheck pyflakes3
 

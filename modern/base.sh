@@ -6,6 +6,8 @@
 # A base is a Debian linux-source package the series is carried on:
 #   6.1   linux-source-6.1 (bookworm)
 #   6.12  linux-source-6.12 (trixie; bookworm-security)
+#   7.3   linux-source-7.3 (trixie-backports: fetched by modern/fetch.sh
+#         through a private apt list, base_suite)
 # Its series is modern/BASE/.  The first base of BASES (6.1, which came
 # first) keeps the plain names (tree $BUILD/linux, kernels debug,
 # stock-debug-pae, ...); every other base's trees, kernels and cells are
@@ -14,12 +16,13 @@
 #
 # base_set BASE sets PRE (the prefix of the base's kernel and cell names:
 # empty or "BASE-") and, unless already set: TARBALL, PKG, TREE, STOCK,
-# STAMP, PATCHES, REPORT (where make bench writes its tables).
+# STAMP, PATCHES, REPORT (where make bench writes its tables); UNAVAILABLE,
+# the file tree.sh writes when a base cannot be fetched (base_unavailable).
 # base_of_kernel NAME prints the base a kernel or cell name belongs to
 # ("historical*", the 2005 kernels, are 2.6.14; historical-2.6.15 is 2.6.15).  These are the only places
 # that know the naming rule; the Makefile and Python ask them.
 
-BASES="6.1 6.12"
+BASES="6.1 6.12 7.3"
 BASE_FIRST=${BASES%% *}
 
 base_die() {
@@ -41,14 +44,41 @@ base_set() {
 	PRE=$(base_prefix "$BASE")
 	b_pre=${PRE:+-$BASE}
 	TARBALL=${TARBALL:-/usr/src/linux-source-$BASE.tar.xz}
+	# a base of another suite: the tarball fetch.sh extracts, unless the
+	# package is installed
+	if [ -n "$(base_suite "$BASE")" ] && [ ! -f "$TARBALL" ]; then
+		TARBALL=$b_dir/src/linux-source-$BASE.tar.xz
+	fi
 	# shellcheck disable=SC2034  # read by the scripts that source this
 	PKG=linux-source-$BASE
 	TREE=${TREE:-$b_dir/linux$b_pre}
 	STOCK=${STOCK:-$b_dir/linux$b_pre-stock}
 	STAMP=${STAMP:-$b_dir/tree$b_pre.stamp}
+	# says why the base's tree could not be had (tree.sh), when it could not
+	# shellcheck disable=SC2034
+	UNAVAILABLE=$b_dir/tree$b_pre.unavailable
 	PATCHES=${PATCHES:-$(cd "$(dirname "$0")" && pwd)/$BASE}
 	# shellcheck disable=SC2034
 	REPORT=${REPORT:-$b_dir/report${PRE:+/$BASE}}
+}
+
+# The Debian suite modern/fetch.sh fetches a base's package from, through a
+# private apt list; empty for the bases the machine's own sources carry
+# (apt-get install, make deps).
+base_suite() {
+	case $1 in
+	7.3) echo trixie-backports ;;
+	esac
+}
+
+# base_unavailable BASE: why BASE's tree could not be had, if it could not
+# (empty, and status 1, when it was)
+base_unavailable() {
+	base_check "$1"
+	case $(base_prefix "$1") in
+	"") cat "${BUILD:?}/tree.unavailable" ;;
+	*) cat "${BUILD:?}/tree-$1.unavailable" ;;
+	esac 2>/dev/null
 }
 
 # "" for the first base; "BASE-" for every other

@@ -19,6 +19,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/kernel.sh"
 . "$here/base.sh"
 base_set "${BASE:-$BASE_FIRST}"
+if why=$(base_unavailable "$BASE"); then
+	echo "bisect-check: base $BASE left out, skipped ($why)"
+	exit 0
+fi
 KERNELS=${BISECT_KERNELS:-perf debug perf-pae debug-pae perf-x86_64 debug-x86_64}
 W=$BUILD/linux${PRE:+-$BASE}-bisect
 LOGS=$BUILD/logs/bisect

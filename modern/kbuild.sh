@@ -69,6 +69,10 @@ if [ "$step" = fragments ]; then
 	echo "$frags"
 	exit 0
 fi
+if why=$(base_unavailable "$kbase"); then
+	echo "note: $name not built: base $kbase left out ($why)"
+	exit 0
+fi
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE (run 'make tree' first)"
 O=$(kbuild_dir "$TREE" "${KDIR:-}" "$name")
 base=$(git -C "$TREE" config ptlock.base 2>/dev/null || echo HEAD)

@@ -51,6 +51,10 @@ BUILD=$(cd "$BUILD" && pwd -P)
 export BUILD
 . "$here/base.sh"
 base_set "${BASE:-$BASE_FIRST}"
+if why=$(base_unavailable "$BASE"); then
+	echo "lint: base $BASE left out, skipped ($why)"
+	exit 0
+fi
 TREE=$(cd "$TREE" && pwd -P)
 STOCK=$(cd "$STOCK" && pwd -P)
 KERNEL=${LINT_KERNEL:-debug}

@@ -46,7 +46,27 @@ tarball_id() {
 	stat -c '%n %s %Y' "$TARBALL"
 }
 
+# A base of another suite (base_suite) is fetched first (fetch.sh); one that
+# cannot be is left out: UNAVAILABLE says why, one line says so, and the
+# exit status is 0, so that the other bases still build and boot (kbuild.sh,
+# qemu-run.sh and lint.sh skip its kernels, cells and lint).
 check_tarball() {
+	if [ ! -f "$TARBALL" ] && [ -n "$(base_suite "$BASE")" ]; then
+		mkdir -p "$BUILD"
+		rm -f "$UNAVAILABLE"
+		rc=0
+		"$here/fetch.sh" "$BASE" 2>"$UNAVAILABLE.err" || rc=$?
+		if [ "$rc" = 3 ]; then
+			sed 's/^fetch: //' "$UNAVAILABLE.err" >"$UNAVAILABLE"
+			rm -f "$UNAVAILABLE.err"
+			echo "tree: base $BASE left out: $(cat "$UNAVAILABLE")"
+			exit 0
+		fi
+		cat "$UNAVAILABLE.err" >&2
+		rm -f "$UNAVAILABLE.err"
+		[ "$rc" = 0 ] || exit "$rc"
+	fi
+	rm -f "$UNAVAILABLE"
 	if [ ! -f "$TARBALL" ]; then
 		found=$(ls /usr/src/linux-source-*.tar.* 2>/dev/null | tr '\n' ' ')
 		die "$TARBALL not found.
@@ -69,7 +89,8 @@ import_base() {
 	*)	rm -rf "$tmp"
 		die "$TARBALL holds Linux $ver; modern/$BASE is for $BASE.x (Debian's $PKG)" ;;
 	esac
-	pkg=$(dpkg-query -W -f '${Version}' "$PKG" 2>/dev/null || echo unknown)
+	pkg=$(cat "${TARBALL%.tar.xz}.version" 2>/dev/null ||
+		dpkg-query -W -f '${Version}' "$PKG" 2>/dev/null || echo unknown)
 
 	# Debian's .gitignore ends with a block that ignores every top-level
 	# entry; keep it and new files would never show up in git status.

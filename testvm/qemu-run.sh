@@ -99,6 +99,12 @@ if [ ! -f "$kernel" ]; then
 		echo "note: $cell: SKIP ($(cat "$out/skip"))"
 		exit 0 ;;
 	esac
+	if why=$(base_unavailable "$(base_of_kernel "$KERNEL")"); then
+		rm -f "$out/console.log" "$out/cmdline"
+		echo "no $(base_of_kernel "$KERNEL") kernel: base left out ($why)" >"$out/skip"
+		echo "note: $cell: SKIP ($(cat "$out/skip"))"
+		exit 0
+	fi
 	die "no kernel image $kernel (make kernels)"
 fi
 [ -f "$INITRAMFS" ] || die "no initramfs $INITRAMFS (make guest)"

@@ -21,7 +21,7 @@ good='KERNEL=6.12-debug\nSMP=4\nMEM=256\nCPU=qemu32\nSWAP_MB=64\nAPPEND=split_pt
 	printf "${good}BASES=all\nMATRIX=6.12\nAPPEND_6.12=x=1\n" | sed 's/=6.12-debug/=debug/' >"$T/cells/both"
 	printf "${good}BASES=6.1 7.0\n" >"$T/cells/nobase"
 }
-python3 - "$ROOT/testvm" "$T/cells" <<'PY' >"$T/out" 2>&1 || { cat "$T/out"; fail "cell.py"; }
+python3 - "$ROOT/testvm" "$T/cells" "$BASES" <<'PY' >"$T/out" 2>&1 || { cat "$T/out"; fail "cell.py"; }
 import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
@@ -32,7 +32,7 @@ assert c["KERNEL"] == "6.12-debug" and c["APPEND"] == "split_ptlocks=on a=b", c
 assert "MATRIX" not in c
 assert cell.load("full")["MATRIX"] == "full"
 both = cell.expand("both", cell.read_file(sys.argv[2] + "/both"))
-assert sorted(both) == ["6.12-both", "both"], both
+assert sorted(both) == sorted(["both"] + [b + "-both" for b in sys.argv[3].split()[1:]]), both
 assert both["both"][1]["KERNEL"] == "debug" and "MATRIX" not in both["both"][1], both
 b = both["6.12-both"][1]
 assert b["KERNEL"] == "6.12-debug" and b["MATRIX"] == "full" and b["APPEND"].endswith(" x=1"), b
@@ -72,8 +72,9 @@ mkdir -p "$T/tree"
 git -C "$ROOT" archive HEAD | tar -x -C "$T/tree"
 rm -rf "$T/tree/testvm/cells"	# the working tree's, committed or not
 cp -r "$ROOT/testvm/cells" "$ROOT/testvm/cell.py" "$T/tree/testvm/"
-sed -i 's/^BASES="6.1 6.12"$/BASES="6.1 6.12 6.99"/' "$T/tree/modern/base.sh"
-grep -q '^BASES="6.1 6.12 6.99"$' "$T/tree/modern/base.sh" || fail "modern/base.sh: no BASES line to add to"
+cp "$ROOT/modern/base.sh" "$T/tree/modern/"
+sed -i "s/^BASES=\"$BASES\"\$/BASES=\"$BASES 6.99\"/" "$T/tree/modern/base.sh"
+grep -q "^BASES=\"$BASES 6.99\"\$" "$T/tree/modern/base.sh" || fail "modern/base.sh: no BASES line to add to"
 "$T/tree/testvm/cell.py" table | tr ' ' '\n' >"$T/table3" || fail "cell.py table with a third base"
 expect_in "$T/table3" "6.99-pae-on-smp4=6.99-debug-pae=-=6.99=i386"
 expect_in "$T/table3" "6.99-debug-on-smp4=6.99-debug=-=6.99=i386"

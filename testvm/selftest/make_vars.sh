@@ -17,7 +17,7 @@ bad() {
 bad run CELLS=no-such-cell "CELLS: no cell 'no-such-cell' (testvm/cells/: "
 bad run TIMEOUT=abc "TIMEOUT=abc: expected seconds per boot"
 bad run TIMEOUT=0 "TIMEOUT=0: expected seconds per boot"
-bad run BASE=5.10 "BASE=5.10: no such base; one of: 6.1 6.12 all"
+bad run BASE=5.10 "BASE=5.10: no such base; one of: $BASES all"
 bad check RERUN=yes "RERUN=yes: expected 0 or 1"
 bad kernels KCACHE=yes "KCACHE=yes: expected 0 or 1"
 bad kernels KCACHE_SIZE=big "KCACHE_SIZE=big: expected a cache size"
