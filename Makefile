@@ -5,7 +5,20 @@
 # Everything built goes under BUILD (default ./build, git-ignored).  Stages
 # print one line each; their full output is in $(BUILD)/logs.
 
-B         := $(abspath $(or $(BUILD),build))
+# LINUX_TREE=DIR: the series on a git checkout of the user's own (mainline,
+# stable, a distribution's) instead of Debian's packaged source: the base
+# is the one nearest its version (modern/tree.sh base-of; BASE= overrides),
+# applied in a clone of it (nothing is written into DIR), everything under
+# BUILD (default build/user); make check is that base's boots and lint.
+ifneq ($(LINUX_TREE),)
+LINUX_BASE := $(shell modern/tree.sh base-of '$(LINUX_TREE)' 2>&1)
+$(if $(filter 1,$(words $(LINUX_BASE))),,$(error $(LINUX_BASE)))
+ifneq ($(origin BASE),command line)
+BASE := $(LINUX_BASE)
+endif
+export LINUX_TREE := $(abspath $(LINUX_TREE))
+endif
+B         := $(abspath $(or $(BUILD),$(if $(LINUX_TREE),build/user,build)))
 export BUILD := $(B)
 LOG       := $(B)/logs
 STAGE     := lib/stage
@@ -40,7 +53,7 @@ cell_base   = $(call cell_field,$(1),4)
 cell_arch   = $(call cell_field,$(1),5)
 all_cells = $(foreach w,$(CELL_TABLE),$(firstword $(subst =, ,$(w))))
 # those of the bases chosen, then the 2005 kernel's
-base_cells = $(foreach b,$(BASES) 2.6.14 2.6.15,$(foreach c,$(all_cells),$(if $(filter $(b),$(call cell_base,$(c))),$(c))))
+base_cells = $(foreach b,$(BASES) $(if $(LINUX_TREE),,2.6.14 2.6.15),$(foreach c,$(all_cells),$(if $(filter $(b),$(call cell_base,$(c))),$(c))))
 CELLS     := $(or $(CELLS),$(strip $(foreach c,$(base_cells),$(if $(call cell_full,$(c)),,$(c)))))
 HISTORICAL_HINT := $(shell historical/build.sh hint)
 include testvm/vars.mk
@@ -147,7 +160,9 @@ help:
 	@echo "               (git format-patch --cover-letter --base)"
 	@echo "make clean     remove $(B)"
 	@echo ""
-	@echo "Variables: BASE=6.1|6.12|all (all: $(BASES))  BUILD=dir"
+	@echo "Variables: BASE=6.1|6.12|7.3|all (all: $(BASES))  BUILD=dir"
+	@echo "           LINUX_TREE=dir: a git checkout of your own instead of Debian's"
+	@echo "           source; the nearest base's series in a clone of it (build/user)"
 	@echo "           CELLS='$(CELLS)'"
 	@echo "           TIMEOUT=secs per boot ($(shell sed -n 's/^TIMEOUT=$${TIMEOUT:-\([0-9]*\)}.*/\1/p' testvm/qemu-run.sh))  APPEND='kernel args' for every cell"
 	@echo "           BOOT_JOBS=guests at once (one per core: $(shell nproc))"
@@ -325,10 +340,12 @@ selftest: $(addprefix kernel-$(call base_pre,$(SELFTEST_BASE)),perf debug debug-
 
 # the kernel's mm selftests run on 6.1's cells (tools/testing/selftests/vm)
 MM_CHECK  := $(if $(filter 6.1,$(BASES)),mm-selftests-check)
-check: report selftest lint historical-check $(MM_CHECK)
-	@testvm/ktap.py --total $(B)/results/summary.json $(B)/results/selftest.json \
+# (with LINUX_TREE: the boots and the lint of the user's tree alone)
+check: report lint $(if $(LINUX_TREE),,selftest historical-check $(MM_CHECK))
+	@testvm/ktap.py --total $(B)/results/summary.json $(if $(LINUX_TREE),, \
+		$(B)/results/selftest.json \
 		$(B)/results/historical.json $(B)/results/historical-port.json \
-		$(if $(MM_CHECK),$(B)/results/mm-selftests.json)
+		$(if $(MM_CHECK),$(B)/results/mm-selftests.json))
 
 # per base, then the bases side by side (build/report/bases.md)
 bench_out    = $(call base_var,REPORT,$(1))

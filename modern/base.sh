@@ -81,6 +81,21 @@ base_unavailable() {
 	esac 2>/dev/null
 }
 
+# base_nearest VERSION: the base whose series is meant for a tree of
+# VERSION ("7.2.0-rc3", "6.6.58"): the base of the same major version whose
+# minor one is nearest (the newer of two as near), else the newest base of
+# the nearest major version
+base_nearest() {
+	echo "$1" | awk -v bases="$BASES" -F. '{
+		n = split(bases, b, " "); best = ""; bd = -1
+		for (i = 1; i <= n; i++) {
+			split(b[i], v, ".")
+			d = ($1 - v[1]) * ($1 - v[1]) * 100000 + ($2 - v[2]) * ($2 - v[2])
+			if (bd < 0 || d <= bd) { bd = d; best = b[i] }
+		}
+		print best }'
+}
+
 # "" for the first base; "BASE-" for every other
 base_prefix() {
 	[ "$1" = "$BASE_FIRST" ] || echo "$1-"

@@ -17,6 +17,16 @@
 # branch first.  A patch that does not apply is aborted and named, with every
 # hunk git rejected.
 #
+# LINUX_TREE=DIR takes the base from a git checkout of the user's (mainline,
+# stable, a distribution's) instead of Debian's tarball: TREE becomes a clone
+# of it (git clone --shared, in BUILD: nothing is written into DIR, its
+# index, branches or work tree), tagged ptlock-base at DIR's HEAD (its
+# uncommitted changes are not part of it: a note says so), and the series
+# of the base nearest DIR's version (base_nearest; "tree.sh base-of DIR"
+# prints it) is applied there as above.  DIR's HEAD moving on re-applies
+# the series on the new HEAD; the description of what was tested (git
+# describe of DIR's HEAD) is kept as ptlock.describe.
+#
 # "tree.sh export" is the way back: it writes the branch's commits over
 # modern/BASE with git format-patch --cover-letter --base, keeping the
 # cover letter's subject and text (kept as the branch description).
@@ -186,8 +196,16 @@ apply_series() {
 	git_t config --unset ptlock.head || true
 	git_t config --unset ptlock.series || true
 	git_t checkout -q -f -B "$BRANCH" "$base"
+	what=$(git_t config ptlock.describe || echo "$base")
 	# shellcheck disable=SC2046  # patch paths have no blanks
-	nr=$(am_series "$TREE" "$base" "tree" $(series)) || exit 1
+	nr=$(am_series "$TREE" "$what" "tree" $(series)) || {
+		# the user's tree: its clone goes back to where it was
+		if [ -n "${LINUX_TREE:-}" ]; then
+			git_t checkout -q -f -B "$BRANCH" "$base"
+			echo "tree: nothing of modern/$BASE is left applied: $TREE is back at $what" >&2
+		fi
+		exit 1
+	}
 	git_t config ptlock.series "$hash"
 	git_t config ptlock.head "$(git_t rev-parse HEAD)"
 	note "applied $nr patches from modern/$BASE on $base"
@@ -235,24 +253,98 @@ export_series() {
 	echo "wrote $n files to $PATCHES from $base..$BRANCH"
 }
 
+# the version of the Makefile at a checkout's HEAD ("7.3.4", "7.4.0-rc2")
+head_version() {
+	git -C "$1" show HEAD:Makefile 2>/dev/null | awk -F' *= *' '
+		/^VERSION *=/ { v = $2 } /^PATCHLEVEL *=/ { p = $2 }
+		/^SUBLEVEL *=/ { s = $2 } /^EXTRAVERSION *=/ { e = $2 }
+		END { if (v != "" && p != "") print v "." p "." s e }'
+}
+
+# check_linux_tree DIR: DIR is a git checkout of a kernel; prints its
+# version
+check_linux_tree() {
+	[ -d "$1" ] || die "LINUX_TREE=$1: no such directory"
+	git -C "$1" rev-parse -q --verify 'HEAD^{commit}' >/dev/null 2>&1 ||
+		die "LINUX_TREE=$1 is not a git checkout with a commit (git clone a kernel tree there)"
+	v=$(head_version "$1")
+	[ -n "$v" ] || die "LINUX_TREE=$1: its HEAD holds no kernel Makefile with a VERSION"
+	echo "$v"
+}
+
+# The user's tree: TREE a --shared clone of it, its HEAD tagged ptlock-base.
+user_tree() {
+	src=$(cd "$LINUX_TREE" && pwd -P)
+	ver=$(check_linux_tree "$src")
+	head=$(git -C "$src" rev-parse 'HEAD^{commit}')
+	desc=$(git -C "$src" describe --tags --always HEAD 2>/dev/null || echo "$head")
+	# --no-optional-locks: status must not refresh the user's index
+	if [ -n "$(git -C "$src" --no-optional-locks status --porcelain -uno 2>/dev/null)" ]; then
+		note "$src has uncommitted changes: not part of the build (its HEAD, $desc, is)"
+	fi
+	if [ -d "$TREE" ] && [ "$(git_t config ptlock.source 2>/dev/null)" != "$src" ]; then
+		note "$TREE was cloned from another tree: cloned again from $src"
+		rm -rf "$TREE" "$STOCK"
+		git_t worktree prune 2>/dev/null || true
+	fi
+	if [ ! -d "$TREE" ]; then
+		rm -rf "$TREE.cloning"
+		mkdir -p "$(dirname "$TREE")"
+		git clone -q --shared --no-checkout "$src" "$TREE.cloning" ||
+			die "cannot clone $src"
+		git -C "$TREE.cloning" config user.name "ptlock build"
+		git -C "$TREE.cloning" config user.email "build@localhost"
+		git -C "$TREE.cloning" config gc.auto 0
+		git -C "$TREE.cloning" config ptlock.source "$src"
+		mv "$TREE.cloning" "$TREE"
+		note "cloned $src into $TREE (shared objects; nothing written there)"
+	fi
+	# the objects are the user's (alternates): HEAD needs no fetch
+	if [ "$(git_t rev-parse -q --verify 'refs/tags/ptlock-base^{commit}' || true)" != "$head" ]; then
+		git_t tag -f ptlock-base "$head" >/dev/null
+		git_t config --unset ptlock.series || true
+		git_t config --unset ptlock.head || true
+		git_t checkout -q -f -B "$BRANCH" ptlock-base
+		note "base: $src at $desc (Linux $ver), series modern/$BASE"
+	fi
+	git_t config ptlock.base ptlock-base
+	git_t config ptlock.describe "$desc"
+}
+
+if [ "${1:-}" = base-of ]; then
+	[ $# -eq 2 ] || die "usage: $0 base-of DIR"
+	v=$(check_linux_tree "$2")
+	base_nearest "$v"
+	exit 0
+fi
+
 if [ "${1:-}" = export ]; then
 	export_series
 	exit 0
 fi
 
-check_tarball
-if [ -d "$TREE" ]; then
-	if ! git_t config ptlock.base >/dev/null 2>&1 ||
-	   ! git_t rev-parse -q --verify "refs/tags/$(git_t config ptlock.base)" >/dev/null; then
-		note "$TREE was left half-prepared: imported again"
-		rm -rf "$TREE"
-	elif [ "$(git_t config ptlock.tarball)" != "$(tarball_id)" ]; then
-		aside=$TREE.old-$(date +%Y%m%d-%H%M%S)
-		mv "$TREE" "$aside"
-		note "$TARBALL changed since the import: old tree moved to $aside"
+# Debian's tarball: imported once; imported again when it changed.
+debian_tree() {
+	check_tarball
+	if [ -d "$TREE" ]; then
+		if ! git_t config ptlock.base >/dev/null 2>&1 ||
+		   ! git_t rev-parse -q --verify "refs/tags/$(git_t config ptlock.base)" >/dev/null; then
+			note "$TREE was left half-prepared: imported again"
+			rm -rf "$TREE"
+		elif [ "$(git_t config ptlock.tarball)" != "$(tarball_id)" ]; then
+			aside=$TREE.old-$(date +%Y%m%d-%H%M%S)
+			mv "$TREE" "$aside"
+			note "$TARBALL changed since the import: old tree moved to $aside"
+		fi
 	fi
+	[ -d "$TREE" ] || import_base
+}
+
+if [ -n "${LINUX_TREE:-}" ]; then
+	user_tree
+else
+	debian_tree
 fi
-[ -d "$TREE" ] || import_base
 base=$(git_t config ptlock.base)
 
 # The packaged tree without the series, for the stock kernels: a worktree

@@ -170,6 +170,19 @@ def bases(kernels):
     return [tuple(line.split()) for line in out.splitlines()]
 
 
+def trees(bases_):
+    """{base: what its tree is}: for each modern base, the git describe of
+    the user's tree it was built from (LINUX_TREE, modern/tree.sh), else its
+    base tag (debian-6.1.N); bases without a tree are left out."""
+    out = shell('for b; do case " $BASES " in *" $b "*) ;; *) continue ;; esac; '
+                '(base_set "$b" && d=$(git -C "$TREE" config ptlock.describe || '
+                'git -C "$TREE" config ptlock.base) && '
+                'echo "$b $d $(git -C "$TREE" config ptlock.source)") 2>/dev/null; done; true',
+                *bases_)
+    return {f[0]: (f[1], f[2] if len(f) > 2 else "") for f in
+            (line.split(None, 2) for line in out.splitlines()) if len(f) >= 2}
+
+
 def main(argv):
     try:
         if len(argv) == 2 and argv[0] == "sh":

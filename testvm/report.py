@@ -387,6 +387,10 @@ def markdown(rep, diffs, failing, skips, cells, lock, png, ptl=()):
               "[Cells](#cells)), %d tests. A difference is a test whose verdict, digest "
               "or exit status is not the same in every cell that ran it; SKIP and `-` "
               "(the test does not exist on that kernel) are not." % (len(cells), len(rep.names)))
+    trees = ktap.cellfile.trees(sorted({r["base"] for r in cells}))
+    if trees:
+        md += ["", "The trees, per base:", ""] + ["- %s: %s" % (b, "`%s`, the tree at %s" % (d, src) if src else "`%s`" % d)
+                      for b, (d, src) in sorted(trees.items())]
     md += ["", "## Differences", ""]
     broken = [r for r in rep.ran if r["errors"]]
     if not diffs:
