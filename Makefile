@@ -188,11 +188,11 @@ deps:
 	$(STAGE) "deps: install $$missing" $(LOG)/deps.log \
 		sh -c "DEBIAN_FRONTEND=noninteractive; export DEBIAN_FRONTEND; $$line"
 
+# the bases side by side, one per core: an import is mostly one process
+# (xz, then git hashing the files)
 tree: deps
-	@for b in $(TREE_BASES); do \
-		BASE=$$b $(STAGE) "tree $$b: import, apply modern/$$b" $(LOG)/tree-$$b.log \
-			modern/tree.sh || exit 1; \
-	done
+	@printf '%s\n' $(TREE_BASES) | xargs -P "$$(nproc)" -I{} env BASE={} \
+		$(STAGE) "tree {}: import, apply modern/{}" "$(LOG)/tree-{}.log" modern/tree.sh
 
 kernels: $(addprefix kernel-,$(KERNELS))
 
@@ -340,7 +340,9 @@ selftest: $(addprefix kernel-$(call base_pre,$(SELFTEST_BASE)),perf debug debug-
 
 # the kernel's mm selftests run on 6.1's cells (tools/testing/selftests/vm)
 MM_CHECK  := $(if $(filter 6.1,$(BASES)),mm-selftests-check)
-# (with LINUX_TREE: the boots and the lint of the user's tree alone)
+# (with LINUX_TREE: the boots and the lint of the user's tree alone).  lint
+# before the host tests: it configures the directories lint_inject then
+# finds ready, and the bases' lints run side by side
 check: report lint $(if $(LINUX_TREE),,selftest historical-check $(MM_CHECK))
 	@testvm/ktap.py --total $(B)/results/summary.json $(if $(LINUX_TREE),, \
 		$(B)/results/selftest.json \
@@ -372,13 +374,20 @@ check: LINT_ARCH_BASES := $(firstword $(BASES))
 check: export REUSE := $(if $(filter 1,$(RERUN)),0,1)
 define lint_rule
 lint-$(1): $(addprefix kernel-,$(call lint_kernels,$(1)))
+	@$$(MAKE) --no-print-directory lint-run-$(1)
+lint-run-$(1):
 	@BASE=$(1) LINT_KERNEL=$(call lint_main,$(1)) LINT_KUNITM=$$(if $$(filter $(1),$$(LINT_KUNITM_BASES)),1,config) \
 		LINT_ARCHES=$$(if $$(filter $(1),$$(LINT_ARCH_BASES)),1,0) \
 		$$(STAGE) "lint $(1): checkpatch, sparse" $$(LOG)/lint-$(1).log modern/lint.sh
 	@grep 'skipped$$$$' $$(LOG)/lint-$(1).log | sed 's/^/           /'
 endef
 $(foreach b,$(ALL_BASES),$(eval $(call lint_rule,$(b))))
-lint: $(addprefix lint-,$(BASES))
+# make lint: the bases side by side, LINT_JOBS at a time (default one per
+# core; each is mostly one process at a time: sparse, kconfig, a compile)
+LINT_JOBS ?= $(shell nproc)
+lint: $(addprefix kernel-,$(foreach b,$(BASES),$(call lint_kernels,$(b))))
+	@$(MAKE) --no-print-directory -j$(LINT_JOBS) $(addprefix lint-run-,$(BASES)) \
+		LINT_KUNITM_BASES="$(LINT_KUNITM_BASES)" LINT_ARCH_BASES="$(LINT_ARCH_BASES)"
 
 bisect-check: tree
 	@for b in $(BASES); do \

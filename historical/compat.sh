@@ -21,11 +21,17 @@
 #      "kernel BUG at mm/page_alloc.c:289"): "+m", read and written.
 #   5. include/asm-i386/posix_types.h: __FD_SET and __FD_CLR, the same
 #      pattern (btsl/btrl on an "=m" operand): "+m".
-#   6. A tree that arrived configured (a vendor's import does: the public
+#   6. make >= 4.2 puts a phony prerequisite such as FORCE in $? (the
+#      prerequisites newer than the target) whenever it is remade, and
+#      scripts/Kbuild.include's if_changed, if_changed_dep and
+#      if_changed_rule rebuild whenever $? is not empty: every object was
+#      compiled again by every make.  $? there becomes
+#      $(filter-out FORCE,$?), as later kernels spell it (newer-prereqs).
+#   7. A tree that arrived configured (a vendor's import does: the public
 #      2.6.15 one came configured for MIPS) loses that configuration, as
 #      make mrproper would: .config, .config.old, include/asm,
 #      include/config/ and include/linux/autoconf.h, where there are any.
-#   7. A vendor's build hooks, where there are any (the public 2.6.15 tree
+#   8. A vendor's build hooks, where there are any (the public 2.6.15 tree
 #      is the Syabas/Sigma Designs SMP86xx import of 2.6.15; its changes
 #      outside the build files are under CONFIG_TANGOX*):
 #      a. the top Makefile includes the vendor's kconfig from outside the
@@ -37,9 +43,9 @@
 #         allnoconfig without modules, and they do not compile for i386):
 #         m only with TANGOX.
 #
-# Fixes 1-5 must find the text they change (all are looked for before any is
+# Fixes 1-6 must find the text they change (all are looked for before any is
 # made), and is checked afterwards; otherwise it stops, naming the file and
-# the fix.  Fixes 6 and 7 are made where their text is found, and checked.
+# the fix.  Fixes 7 and 8 are made where their text is found, and checked.
 
 set -eu
 
@@ -73,6 +79,10 @@ fd_operands() {
 }
 [ -f "$pt" ] && [ "$(fd_operands '"=m"')" = 2 ] ||
 	die "include/asm-i386/posix_types.h: no '\"=m\"' operand after btsl and btrl (fix 5)"
+
+ki=$t/scripts/Kbuild.include
+[ -f "$ki" ] && [ "$(grep -c '$(strip $? ' "$ki")" = 3 ] ||
+	die "scripts/Kbuild.include: not the three '\$(strip \$? ' of if_changed* (fix 6, make >= 4.2)"
 
 # 1. split the mixed rules; each recipe line (tab-led) is given to both
 mixed_dir=$(grep -c '^/ %/:' "$mk" || true)
@@ -125,7 +135,13 @@ sed -i '/bt[sr]l %1,%0": \\$/{n;s/"=m"/"+m"/}' "$pt"
 	die "include/asm-i386/posix_types.h: not changed (fix 5)"
 echo "compat: include/asm-i386/posix_types.h: __FD_SET, __FD_CLR \"=m\" -> \"+m\""
 
-# 6. a configuration the tree arrived with
+# 6. FORCE is not a reason to rebuild
+sed -i 's/\$(strip \$? /$(strip $(filter-out FORCE,$?) /' "$ki"
+[ "$(grep -c '$(strip $(filter-out FORCE,$?) ' "$ki")" = 3 ] && ! grep -q '$(strip $? ' "$ki" ||
+	die "scripts/Kbuild.include: not changed (fix 6)"
+echo "compat: scripts/Kbuild.include: if_changed* rebuild on \$(filter-out FORCE,\$?), not \$?"
+
+# 7. a configuration the tree arrived with
 for f in .config .config.old include/asm include/config include/linux/autoconf.h; do
 	if [ -e "$t/$f" ] || [ -L "$t/$f" ]; then
 		rm -rf "${t:?}/$f"
@@ -133,24 +149,24 @@ for f in .config .config.old include/asm include/config include/linux/autoconf.h
 	fi
 done
 
-# 7a. a vendor's include from outside the tree
+# 8a. a vendor's include from outside the tree
 if grep -q '^include $(RUA_DIR)/' "$mk"; then
 	sed -i '/^include $(RUA_DIR)\//d' "$mk"
-	! grep -q '^include $(RUA_DIR)/' "$mk" || die "Makefile: vendor include not removed (fix 7a)"
+	! grep -q '^include $(RUA_DIR)/' "$mk" || die "Makefile: vendor include not removed (fix 8a)"
 	echo "compat: Makefile: the vendor's 'include \$(RUA_DIR)/...' removed"
 fi
 
-# 7b. a vendor's gawk check: from its first line to the endif closing it
+# 8b. a vendor's gawk check: from its first line to the endif closing it
 um=$t/usr/Makefile
 if [ -f "$um" ] && grep -q '^is_gawk_installed :=' "$um"; then
 	awk '/^is_gawk_installed :=/ { skip = 1 } !skip { print } skip && /^endif/ { skip = 0 }' \
 		"$um" >"$um.compat"
 	mv "$um.compat" "$um"
-	! grep -q 'gawk' "$um" || die "usr/Makefile: gawk check not removed (fix 7b)"
+	! grep -q 'gawk' "$um" || die "usr/Makefile: gawk check not removed (fix 8b)"
 	echo "compat: usr/Makefile: the vendor's gawk check removed"
 fi
 
-# 7c. a vendor's drivers defaulted on for every architecture
+# 8c. a vendor's drivers defaulted on for every architecture
 ck=$t/drivers/char/Kconfig
 if [ -f "$ck" ] && grep -q '^config TANGOX_' "$ck"; then
 	awk '/^config / { tangox = ($2 ~ /^TANGOX_(IR|FIP|SCARD)$/) }
@@ -158,6 +174,6 @@ if [ -f "$ck" ] && grep -q '^config TANGOX_' "$ck"; then
 	{ print }' "$ck" >"$ck.compat"
 	mv "$ck.compat" "$ck"
 	[ "$(grep -c 'default m if TANGOX$' "$ck")" = 3 ] ||
-		die "drivers/char/Kconfig: not the three TANGOX drivers made TANGOX-only (fix 7c)"
+		die "drivers/char/Kconfig: not the three TANGOX drivers made TANGOX-only (fix 8c)"
 	echo "compat: drivers/char/Kconfig: TANGOX_IR, TANGOX_FIP, TANGOX_SCARD default m only with TANGOX"
 fi

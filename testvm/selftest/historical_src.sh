@@ -3,7 +3,8 @@
 # Makefile, no version, 2.6.15, 6.1.0, 2.6.14-rc4, -rc4-mm2, -mm1, -git3, no
 # mm/memory.c, holding the build dir): named, nothing copied, the tree
 # unchanged.  On a fake 2.6.14-rc4-mm1 (the series' pre-images + the lines
-# compat.sh edits): base, compat (its five fixes, bitops' "+m" among them)
+# compat.sh edits): base, compat (its six fixes, bitops' "+m" and
+# Kbuild.include's $(filter-out FORCE,$?) among them)
 # and Hugh Dickins' nine commits in order in the copy, the before worktree at
 # compat, three kernels; the source byte-for-byte unchanged (also as a git
 # tree), reuse on a second run, make 4.3 refusing the mixed rule and taking
@@ -70,6 +71,10 @@ fake_tree() {
 		'			"=m" (*(__kernel_fd_set *) (fdsetp)):"r" ((int) (fd)))' \
 		'#define __FD_ZERO(fdsetp) \' '			:"=m" (*(__kernel_fd_set *) (fdsetp)), \' \
 		>"$1/include/asm-i386/posix_types.h"
+	mkdir -p "$1/scripts"
+	for f in if_changed if_changed_dep if_changed_rule; do
+		printf '%s = $(if $(strip $? $(call arg-check, $(cmd_$(1)), $(cmd_$@)) ), \\\n' "$f"
+	done >"$1/scripts/Kbuild.include"
 }
 
 # (a) no tree
@@ -136,9 +141,11 @@ grep -h '^Subject:' "$ROOT"/historical/patches/000[1-9]-*.patch |
 sed -n '3,$s/^Hugh Dickins|//p' "$T/log" | diff - "$T/subjects" >/dev/null ||
 	{ diff - "$T/subjects" <"$T/log"; fail "the commits are not the series in order"; }
 [ "$(git -C "$c" diff --name-only base compat | tr '\n' ' ')" = \
-  "Makefile arch/i386/kernel/Makefile include/asm-i386/bitops.h include/asm-i386/posix_types.h include/linux/compiler.h " ] ||
-	fail "the compat commit touches other files than its five"
-git -C "$c" diff --name-only compat HEAD | grep -qxE 'Makefile|include/linux/compiler.h|arch/i386/kernel/Makefile|include/asm-i386/(bitops|posix_types).h' &&
+  "Makefile arch/i386/kernel/Makefile include/asm-i386/bitops.h include/asm-i386/posix_types.h include/linux/compiler.h scripts/Kbuild.include " ] ||
+	fail "the compat commit touches other files than its six"
+[ "$(git -C "$c" show compat:scripts/Kbuild.include | grep -c '$(strip $(filter-out FORCE,$?) ')" = 3 ] ||
+	fail "Kbuild.include: not the three if_changed* without FORCE"
+git -C "$c" diff --name-only compat HEAD | grep -qxE 'Makefile|include/linux/compiler.h|arch/i386/kernel/Makefile|include/asm-i386/(bitops|posix_types).h|scripts/Kbuild.include' &&
 	fail "the series touches a file of the compat step"
 git -C "$c" show compat:include/asm-i386/bitops.h | grep -q '"=m" (ADDR)' && fail "bitops.h: an \"=m\" (ADDR) left"
 [ "$(git -C "$c" show compat:include/asm-i386/bitops.h | grep -c '"+m" (ADDR)')" = 12 ] || fail "bitops.h: not 12 \"+m\""
