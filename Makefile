@@ -17,6 +17,8 @@ ifneq ($(origin BASE),command line)
 BASE := $(LINUX_BASE)
 endif
 export LINUX_TREE := $(abspath $(LINUX_TREE))
+# (the guest's base, when another, is Debian's: modern/tree.sh)
+export LINUX_BASE
 endif
 B         := $(abspath $(or $(BUILD),$(if $(LINUX_TREE),build/user,build)))
 export BUILD := $(B)
@@ -25,20 +27,25 @@ STAGE     := lib/stage
 HOSTCC    ?= gcc
 
 # The packaged kernels the series is carried on (modern/base.sh): BASE=6.1,
-# 6.12 or all, which is every base this Debian release packages: both on
-# bookworm (6.12 from bookworm-security), 6.12 alone on trixie and later.
+# 6.12, 7.3 or all, which is every base this Debian release packages: 6.1
+# and 6.12 on bookworm (6.12 from bookworm-security), 6.12 alone on trixie
+# and later; and 7.3 on both (trixie-backports: modern/fetch.sh).
 ALL_BASES := $(shell . modern/base.sh && echo $$BASES)
 OS_CODENAME := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
 BASE      ?= all
-BASES     := $(if $(filter all,$(BASE)),$(if $(filter bookworm,$(OS_CODENAME)),6.1 6.12,6.12),$(BASE))
+BASES     := $(if $(filter all,$(BASE)),$(if $(filter bookworm,$(OS_CODENAME)),6.1 6.12 7.3,6.12 7.3),$(BASE))
 $(foreach b,$(BASES),$(if $(filter $(b),$(ALL_BASES)),,$(error BASE=$(b): no such base; one of: $(ALL_BASES) all)))
 base_var  = $(shell BUILD=$(B) sh -c '. modern/base.sh && base_set $(2) && echo $$$(1)')
 # the prefix of a base's kernel and cell names ("", "6.12-")
 $(foreach b,$(ALL_BASES),$(eval PRE_$(b) := $(call base_var,PRE,$(b))))
 base_pre  = $(PRE_$(1))
-# the guest programs and the tools they need come from the first base's tree
-TREE      := $(or $(TREE),$(call base_var,TREE,$(firstword $(BASES))))
-TREE_STAMP := $(or $(TREE_STAMP),$(call base_var,STAMP,$(firstword $(BASES))))
+# the guest programs and the tools they need come from one tree whatever
+# BASE is: the oldest base this Debian release packages (6.1 on bookworm,
+# 6.12 on trixie), so that every base boots the same binaries (7.3's nolibc
+# opens files with openat, which 2.6.14 does not have)
+GUEST_BASE := $(if $(filter bookworm,$(OS_CODENAME)),6.1,6.12)
+TREE      := $(or $(TREE),$(call base_var,TREE,$(GUEST_BASE)))
+TREE_STAMP := $(or $(TREE_STAMP),$(call base_var,STAMP,$(GUEST_BASE)))
 
 # The matrix: cells are files in testvm/cells/, each naming its kernel;
 # those of the bases chosen, without the ones marked MATRIX=full (make
@@ -61,7 +68,7 @@ include testvm/vars.mk
 # historical* are the 2.6.14 kernels 'make historical' builds, not kbuild.sh's
 KERNELS   := $(filter-out historical%,$(sort $(foreach c,$(CELLS),$(call cell_kernel,$(c)))))
 # the bases whose trees the kernels need, and the guest's
-TREE_BASES := $(sort $(firstword $(BASES)) $(filter-out 2.6.14 2.6.15,$(foreach c,$(CELLS),$(call cell_base,$(c)))))
+TREE_BASES := $(sort $(GUEST_BASE) $(filter-out 2.6.14 2.6.15,$(foreach c,$(CELLS),$(call cell_base,$(c)))))
 HISTORICAL_CELLS := $(strip $(foreach c,$(CELLS),$(if $(filter historical%,$(call cell_kernel,$(c))),$(c))))
 
 # Every kernel is compiled through ccache (lib/kernel.sh's kcache_setup):
@@ -97,7 +104,8 @@ help:
 	@echo ""
 	@echo "make deps      apt-get install what is missing (root), else print the line"
 	@echo "make tree      import each base's Debian linux-source (tag debian-6.1.N,"
-	@echo "               debian-6.12.N; build/linux, build/linux-6.12), branch"
+	@echo "               debian-6.12.N, debian-7.3.N; build/linux, build/linux-6.12,"
+	@echo "               build/linux-7.3; 7.3 fetched from trixie-backports), branch"
 	@echo "               ptlock-split = tag + modern/BASE"
 	@echo "make kernels   configure (modern/configs fragments) and build the bzImages:"
 	@echo "               $(KERNELS)"
@@ -106,7 +114,10 @@ help:
 	@echo "make quick     the inner loop: the first base's debug-pae kernel, split"
 	@echo "               on and off at 2 vCPUs, fault and huge-page tests (~30 s warm)"
 	@echo "make matrix    the report over every cell of the bases, also those"
-	@echo "               matrix-only (MATRIX=: 6.12 i386, x86_64 auto and 6.1 stock, stock-debug, smp1/smp4 twins)"
+	@echo "               matrix-only (MATRIX=: 6.12 and 7.3 i386, 6.12 x86_64 auto and 6.1 stock,"
+	@echo "               stock-debug, smp1/smp4 twins) and the full suites of the cells that"
+	@echo "               make check boots for their mode decision only (CHECK_ONLY=: the auto"
+	@echo "               and bad-value cells); run it before a series is sent out"
 	@echo "make report    run, then the differential report: differences between"
 	@echo "               cells first (build/report/report.md, .json, .png)"
 	@echo "make report-example  the report of the last run as docs/report-example.md"
@@ -372,6 +383,8 @@ check: LINT_ARCH_BASES := $(firstword $(BASES))
 # a cell whose last run passed with the same kernel, initramfs and cell is
 # not booted again by make check (qemu-run.sh's REUSE); RERUN=1 boots all
 check: export REUSE := $(if $(filter 1,$(RERUN)),0,1)
+# a cell with CHECK_ONLY (testvm/cell.py) runs only those tests in make check
+check: export BOOT_SET := check
 define lint_rule
 lint-$(1): $(addprefix kernel-,$(call lint_kernels,$(1)))
 	@$$(MAKE) --no-print-directory lint-run-$(1)

@@ -124,7 +124,9 @@ def cell_rows():
         rows.append("| `%s` | %s | %s | %s | %s | %s | %s | %s |" % (
             c, conf["KERNEL"], vcpus, conf["MEM"], "`%s`" % rest if rest else "",
             mode[0] if mode else "(no series)",
-            "make matrix" if conf.get("MATRIX") == "full" else "make check", comment))
+            "make matrix" if conf.get("MATRIX") == "full" else
+            "make check (%s; all in make matrix)" % conf["CHECK_ONLY"].replace(",", ", ")
+            if conf.get("CHECK_ONLY") else "make check", comment))
     return rows
 
 

@@ -107,9 +107,13 @@ import_base() {
 	sed -i '/^# Debian packaging/,$d' "$tmp/.gitignore"
 
 	echo "importing Linux $ver into git"
+	# the same commit in every clone: a fetched tarball is named by its
+	# place in the build directory, not by the clone's path
+	from=$TARBALL
+	case $from in "$BUILD"/*) from=build/${from#"$BUILD"/} ;; esac
 	git_import "$tmp" "Linux $ver from Debian's linux-source $pkg
 
-Imported from $TARBALL; Debian's top-level ignore block was dropped
+Imported from $from; Debian's top-level ignore block was dropped
 from .gitignore so that new files show up." "$BRANCH"
 	git -C "$tmp" tag "debian-$ver"
 	git -C "$tmp" config ptlock.base "debian-$ver"
@@ -200,7 +204,7 @@ apply_series() {
 	# shellcheck disable=SC2046  # patch paths have no blanks
 	nr=$(am_series "$TREE" "$what" "tree" $(series)) || {
 		# the user's tree: its clone goes back to where it was
-		if [ -n "${LINUX_TREE:-}" ]; then
+		if [ -n "${LINUX_TREE:-}" ] && [ "${LINUX_BASE:-$BASE}" = "$BASE" ]; then
 			git_t checkout -q -f -B "$BRANCH" "$base"
 			echo "tree: nothing of modern/$BASE is left applied: $TREE is back at $what" >&2
 		fi
@@ -340,7 +344,9 @@ debian_tree() {
 	[ -d "$TREE" ] || import_base
 }
 
-if [ -n "${LINUX_TREE:-}" ]; then
+# LINUX_TREE is the tree of LINUX_BASE (make's choice) alone: the guest
+# programs' base stays Debian's
+if [ -n "${LINUX_TREE:-}" ] && [ "${LINUX_BASE:-$BASE}" = "$BASE" ]; then
 	user_tree
 else
 	debian_tree

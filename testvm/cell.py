@@ -18,6 +18,11 @@ of the matrix, booted once on each base it names:
            to them on that base
   MATRIX   optional: "full" keeps the cell out of make check (make matrix
            boots it), a list of bases keeps it out on those
+  CHECK_ONLY  optional: the tests make check runs in the cell
+           (ptltest.only=, with BOOT_SET=check), for a cell whose kernel,
+           once it has decided its mode, is a state another cell of make
+           check tests in full (split_ptlocks=auto, a bad value): the
+           decision is what is its own; make matrix runs every test
 
 Each base gives one cell: FILE on the first base (6.1: no prefix), BASE-FILE
 on the others (modern/base.sh's base_prefix), its KERNEL prefixed the same
@@ -42,7 +47,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CELLS = os.path.join(HERE, "cells")
 REQUIRED = ("KERNEL", "SMP", "MEM", "CPU", "SWAP_MB", "APPEND")
-OPTIONAL = ("MAXCPUS", "MATRIX", "BASES")
+OPTIONAL = ("MAXCPUS", "MATRIX", "BASES", "CHECK_ONLY")
 NUMBERS = ("SMP", "MAXCPUS", "MEM", "SWAP_MB")
 KEYS = " ".join(REQUIRED + OPTIONAL) + " APPEND_BASE"
 

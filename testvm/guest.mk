@@ -45,8 +45,14 @@ GUEST_CFLAGS := $(GUEST_M) -O2 -Wall -Wextra -Wno-unused-parameter \
 	-isystem $(shell $(GUEST_CC) $(firstword $(GUEST_M)) -print-file-name=include) \
 	-I$(SYSROOT)/include -I$(UAPI)/usr/include -Itestvm/guest
 
+# which tree the headers and gen_init_cpio come from: rewritten (and so newer
+# than what was made from another tree) only when TREE changes
+$(GUEST)/.tree: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(TREE)" | cmp -s - $@ || echo "$(TREE)" >$@
+
 # nolibc's headers and the tree's UAPI headers of the arch (both out of tree).
-$(GUEST)/.headers: $(TREE_STAMP)
+$(GUEST)/.headers: $(TREE_STAMP) $(GUEST)/.tree
 	rm -rf $(SYSROOT) $(UAPI)
 	$(MAKE) -C $(TREE)/tools/include/nolibc ARCH=$(GUEST_ARCH) OUTPUT=$(GUEST)/ headers
 	$(MAKE) -C $(TREE) O=$(UAPI) ARCH=$(GUEST_ARCH) headers
@@ -77,7 +83,7 @@ $(GUEST)/syscalls.txt: $(GUEST_BIN) testvm/syscalls.sh
 	testvm/syscalls.sh $(UAPI)/usr/include/asm/unistd_32.h $(GUEST_BIN) >$@.tmp
 	mv $@.tmp $@
 
-$(GUEST)/gen_init_cpio: $(TREE_STAMP)
+$(GUEST)/gen_init_cpio: $(TREE_STAMP) $(GUEST)/.tree
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -O2 -o $@ $(TREE)/usr/gen_init_cpio.c
 
@@ -165,3 +171,6 @@ $(INITRAMFS_MM): $(INITRAMFS) $(GUEST)/mm-selftests
 	mv $@.tmp $@
 
 guest-mm: $(INITRAMFS_MM)
+
+FORCE:
+.PHONY: FORCE

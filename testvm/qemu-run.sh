@@ -35,6 +35,8 @@
 #              (an idle guest's jump at once to its next timer): a time
 #              measured in a busy guest is an instruction count, whatever the
 #              host's load (single-threaded TCG; make bench's icount part)
+#   BOOT_SET   check (make check sets it): a cell with CHECK_ONLY runs
+#              those tests alone (ptltest.only=)
 #   REUSE      1: do not boot again when OUTDIR holds a finished run with no
 #              "not ok" line, of the same kernel image, initramfs, cell as
 #              booted, command line, TIMEOUT and this script (OUTDIR/key);
@@ -64,9 +66,13 @@ out=${2:-$BUILD/runs/$cell}
 vals=$("$here/cell.py" sh "$cell") || exit 1
 CELL_MAXCPUS=''
 CELL_MATRIX=''
+CELL_CHECK_ONLY=''
 eval "$vals"
 KERNEL=${KERNEL:-$CELL_KERNEL}
 APPEND="$CELL_APPEND${APPEND:+ $APPEND}"
+if [ "${BOOT_SET:-}" = check ] && [ -n "$CELL_CHECK_ONLY" ]; then
+	APPEND="$APPEND ptltest.only=$CELL_CHECK_ONLY"
+fi
 SWAP_MB=${SWAP_MB:-$CELL_SWAP_MB}
 SMP=${SMP:-$CELL_SMP}
 # MAXCPUS: CPU slots the firmware lists beyond SMP, as hot-pluggable

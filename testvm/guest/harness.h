@@ -53,7 +53,7 @@
  *               gate_wait(), touch_slice(), touch_in_child(); fork_child(),
  *               map_shared(), futex_add(), futex_wait_for(), reap()
  *   lockstat.h  lockstat_clear(), lockstat_class(), lockstat_split_on(),
- *               LOCK_MM, LOCK_PTL, LOCK_MMAP, LOCK_VMA
+ *               LOCK_MM, LOCK_PTL, LOCK_MMAP, LOCK_VMA, LOCK_VMA_REF
  *   swap.h      swap_device(), swap_listed(), swap_on_again(),
  *               swap_used_pages(), swap_test_mib(), swap_push(),
  *               swap_out_area() (filled, then pushed out), sys_swapoff()

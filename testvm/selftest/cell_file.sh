@@ -13,7 +13,7 @@ good='KERNEL=6.12-debug\nSMP=4\nMEM=256\nCPU=qemu32\nSWAP_MB=64\nAPPEND=split_pt
 # shellcheck disable=SC2059  # the cells are printf formats on purpose
 {
 	printf "# a comment\n$good" >"$T/cells/good"
-	printf "${good}MATRIX=full\nMAXCPUS=8\n" >"$T/cells/full"
+	printf "${good}MATRIX=full\nMAXCPUS=8\nCHECK_ONLY=boot_log,ptlock_mode\n" >"$T/cells/full"
 	printf 'KERNEL=debug\nSMP=1\n' >"$T/cells/short"
 	printf "${good}COLOUR=blue\n" >"$T/cells/unknown"
 	printf "${good}just words\n" >"$T/cells/words"
@@ -31,6 +31,7 @@ c = cell.load("good")
 assert c["KERNEL"] == "6.12-debug" and c["APPEND"] == "split_ptlocks=on a=b", c
 assert "MATRIX" not in c
 assert cell.load("full")["MATRIX"] == "full"
+assert cell.load("full")["CHECK_ONLY"] == "boot_log,ptlock_mode"
 both = cell.expand("both", cell.read_file(sys.argv[2] + "/both"))
 assert sorted(both) == sorted(["both"] + [b + "-both" for b in sys.argv[3].split()[1:]]), both
 assert both["both"][1]["KERNEL"] == "debug" and "MATRIX" not in both["both"][1], both

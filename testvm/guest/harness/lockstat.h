@@ -89,9 +89,11 @@ static void lockstat_class(const char *prefix, struct lock_counts *c)
 #define LOCK_MM		"&mm->page_table_lock"
 #define LOCK_PTL	"ptlock_ptr("
 /* mmap_lock, and the per-VMA lock faults take instead where PER_VMA_LOCK
- * is built (6.12 on x86_64) */
+ * is built (6.12 and 7.3 on x86_64): a rw_semaphore in 6.12, a reference
+ * count in 7.3 whose lockdep map is named "vm_lock" */
 #define LOCK_MMAP	"&mm->mmap_lock"
 #define LOCK_VMA	"&vma->vm_lock->lock"
+#define LOCK_VMA_REF	"vm_lock"
 
 /*
  * For a lock_stat test of the series: 1 when split_ptlocks is on, 0 off,

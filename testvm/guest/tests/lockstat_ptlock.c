@@ -20,8 +20,8 @@
  *   split on, class `ptlock_ptr(page)` is acquired at least once per page and
  *   `&mm->page_table_lock` at most for 1/8 of them; off, the reverse.
  *   Acquisitions and contentions of both are figures. Where faults take the
- *   per-VMA lock (6.12 x86_64; `PER_VMA_LOCK_STATS`), `vma_lock_success` in
- *   /proc/vmstat counts at least 63/64 of the faults, `&vma->vm_lock->lock` is
+ *   per-VMA lock (6.12 and 7.3 x86_64; `PER_VMA_LOCK_STATS`), `vma_lock_success` in
+ *   /proc/vmstat counts at least 63/64 of the faults, `&vma->vm_lock->lock` (7.3: `vm_lock`) is
  *   acquired as often, and `&mm->mmap_lock` at most for 1/8 of them: the
  *   threads met only in the page-table lock (`ptltest.vma_lock=1`: no counter
  *   fails). Skipped without lock_stat or the series
@@ -59,6 +59,8 @@ TEST_MAIN()
 	lockstat_class(LOCK_PTL, &pt);
 	lockstat_class(LOCK_MMAP, &mmap);
 	lockstat_class(LOCK_VMA, &vma);
+	if (!vma.acq)
+		lockstat_class(LOCK_VMA_REF, &vma);
 	vma_ok = vma_ok0 < 0 ? -1 : vmstat_count("vma_lock_success") - vma_ok0;
 	printf("# %s: mode=%s pages=%ld mm_acq=%ld mm_con=%ld ptl_acq=%ld ptl_con=%ld",
 	       test_name, on ? "on" : "off", pages, mm.acq, mm.con, pt.acq, pt.con);
