@@ -125,6 +125,16 @@ cross() {
 	esac
 }
 
+# clang_too_old TREE: why this machine's clang cannot build TREE (older than
+# the tree's scripts/min-tool-version.sh llvm: bookworm's clang 14 against
+# 7.3's 17), else nothing and status 1
+clang_too_old() {
+	need=$("$1/scripts/min-tool-version.sh" llvm 2>/dev/null) || return 1
+	have=$(clang -dumpversion 2>/dev/null) || return 1
+	[ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n 1)" != "$need" ] || return 1
+	echo "clang $have is older than the $need this tree asks for"
+}
+
 # the kbuild.sh kernel a configured KIND is (its build directory's name)
 kernel_of() {
 	case $1 in
@@ -207,6 +217,12 @@ for f in $files; do
 	   ! command -v clang >/dev/null; then
 		echo "$f: no clang (make deps installs it), skipped"
 		bad=1
+		continue
+	fi
+	# a machine whose clang this base cannot use: said, not a failure
+	if { [ "${kinds#arm}" != "$kinds" ] || [ "$kinds" = ppc64le ]; } &&
+	   why=$(clang_too_old "$TREE"); then
+		echo "$f: $why (its LLVM=1 builds), skipped"
 		continue
 	fi
 	for kind in $kinds; do
@@ -327,7 +343,11 @@ echo "$ARCHES" | while read -r name a cc defc extra; do
 	case $cc in
 	gcc|clang)
 		command -v "$cc" >/dev/null ||
-			{ echo "$name: no $cc (make deps installs it)"; echo bad >>"$tmp/arch-bad"; continue; } ;;
+			{ echo "$name: no $cc (make deps installs it)"; echo bad >>"$tmp/arch-bad"; continue; }
+		if [ "$cc" = clang ] && why=$(clang_too_old "$TREE"); then
+			echo "$name: $why, skipped"
+			continue
+		fi ;;
 	*)
 		cbin=$("$here/cross-gcc.sh" "$cc" 2>"$tmp/cross.err") ||
 			{ echo "$name: $(cat "$tmp/cross.err")"; echo bad >>"$tmp/arch-bad"; continue; }

@@ -45,7 +45,7 @@ env BUILD="$T" KERNEL="$K" INITRAMFS="$ROOT/build/initramfs.cpio" BOOT_SET=check
 	"$ROOT/testvm/qemu-run.sh" debug-auto-smp1 "$T/runs/only" >"$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "BOOT_SET=check boot failed"; }
 grep -q "ptltest.only=$only" "$T/runs/only/cmdline" || { cat "$T/runs/only/cmdline"; fail "no ptltest.only=$only on the command line"; }
-ran=$(grep -E '^(not )?ok [0-9]+ ' "$T/runs/only/console.log" | grep -v kunit | awk '{ print $3 }' | sort | tr '\n' ',' | sed 's/,$//')
+ran=$(tr -d '\r' <"$T/runs/only/console.log" | grep -E '^(not )?ok [0-9]+ ' | grep -v kunit | awk '{ print $3 }' | sort | tr '\n' ',' | sed 's/,$//')
 [ "$ran" = "$(echo "$only" | tr ',' '\n' | sort | tr '\n' ',' | sed 's/,$//')" ] ||
 	{ cat "$T/runs/only/console.log"; fail "ran $ran, not $only"; }
 expect_fail "$T/out" env BOOT_JOBS=x "$ROOT/testvm/boot.sh" perf-smp2

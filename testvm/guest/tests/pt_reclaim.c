@@ -197,8 +197,8 @@ static void deterministic(unsigned long v, unsigned int *digest)
 	zap(tbl(1), span, "table 1");
 	if (vm_pte() != v - TABLE_KB) {
 		if (!cmdline_arg("ptltest.pt_reclaim", want, sizeof(want)))
-			skip("MADV_DONTNEED of a whole pte table left it (VmPTE %lu kB, %lu kB "
-			     "before): kernel without PT_RECLAIM (6.14)", vm_pte(), v);
+			skip("kernel without PT_RECLAIM (6.14): MADV_DONTNEED of a whole pte "
+			     "table left it (VmPTE %lu kB, %lu kB before)", vm_pte(), v);
 		fail("ptltest.pt_reclaim=%s, but MADV_DONTNEED of a whole pte table left "
 		     "it: VmPTE %lu kB, expected %lu kB", want, vm_pte(), v - TABLE_KB);
 	}

@@ -173,7 +173,7 @@ TEST_MAIN()
 		skip("kernel without transparent huge pages");
 	if (read_file(MTHP "/enabled", text, sizeof(text)) < 0) {
 		if (kernel_release() < 6008)
-			skip("no multi-size THP before 6.8: no %s", MTHP);
+			skip("kernel without multi-size THP (6.8): no %s", MTHP);
 		fail("kernel %ld.%ld with THP (ptltest.thp=%s), but no %s",
 		     kernel_release() / 1000, kernel_release() % 1000,
 		     cmdline_arg("ptltest.thp", want, sizeof(want)) ? want : "unset", MTHP);
