@@ -130,9 +130,14 @@ arch_of_kernel() {
 }
 
 tree_version() {
+	makefile_version <"$1/Makefile"
+}
+
+# the same of a Makefile on standard input
+makefile_version() {
 	awk -F' *= *' '/^VERSION *=/ { v = $2 } /^PATCHLEVEL *=/ { p = $2 }
 		/^SUBLEVEL *=/ { s = $2 } /^EXTRAVERSION *=/ { e = $2 }
-		END { if (v != "" && p != "") print v "." p "." s e }' "$1/Makefile"
+		END { if (v != "" && p != "") print v "." p "." s e }'
 }
 
 git_import() {

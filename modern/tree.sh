@@ -38,6 +38,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/base.sh"
 base_set "${BASE:-$BASE_FIRST}"	# STAMP is touched whenever the tree changes
 BRANCH=ptlock-split
+# LINUX_TREE is the tree of LINUX_BASE (make's choice) alone: the guest
+# programs' base stays Debian's
+USER_TREE=
+if [ -n "${LINUX_TREE:-}" ] && [ "${LINUX_BASE:-$BASE}" = "$BASE" ]; then
+	USER_TREE=$LINUX_TREE
+fi
 
 die() {
 	echo "tree: error: $*" >&2
@@ -204,7 +210,7 @@ apply_series() {
 	# shellcheck disable=SC2046  # patch paths have no blanks
 	nr=$(am_series "$TREE" "$what" "tree" $(series)) || {
 		# the user's tree: its clone goes back to where it was
-		if [ -n "${LINUX_TREE:-}" ] && [ "${LINUX_BASE:-$BASE}" = "$BASE" ]; then
+		if [ -n "$USER_TREE" ]; then
 			git_t checkout -q -f -B "$BRANCH" "$base"
 			echo "tree: nothing of modern/$BASE is left applied: $TREE is back at $what" >&2
 		fi
@@ -259,10 +265,7 @@ export_series() {
 
 # the version of the Makefile at a checkout's HEAD ("7.3.4", "7.4.0-rc2")
 head_version() {
-	git -C "$1" show HEAD:Makefile 2>/dev/null | awk -F' *= *' '
-		/^VERSION *=/ { v = $2 } /^PATCHLEVEL *=/ { p = $2 }
-		/^SUBLEVEL *=/ { s = $2 } /^EXTRAVERSION *=/ { e = $2 }
-		END { if (v != "" && p != "") print v "." p "." s e }'
+	git -C "$1" show HEAD:Makefile 2>/dev/null | makefile_version
 }
 
 # check_linux_tree DIR: DIR is a git checkout of a kernel; prints its
@@ -278,7 +281,7 @@ check_linux_tree() {
 
 # The user's tree: TREE a --shared clone of it, its HEAD tagged ptlock-base.
 user_tree() {
-	src=$(cd "$LINUX_TREE" && pwd -P)
+	src=$(cd "$USER_TREE" && pwd -P)
 	ver=$(check_linux_tree "$src")
 	head=$(git -C "$src" rev-parse 'HEAD^{commit}')
 	desc=$(git -C "$src" describe --tags --always HEAD 2>/dev/null || echo "$head")
@@ -344,9 +347,7 @@ debian_tree() {
 	[ -d "$TREE" ] || import_base
 }
 
-# LINUX_TREE is the tree of LINUX_BASE (make's choice) alone: the guest
-# programs' base stays Debian's
-if [ -n "${LINUX_TREE:-}" ] && [ "${LINUX_BASE:-$BASE}" = "$BASE" ]; then
+if [ -n "$USER_TREE" ]; then
 	user_tree
 else
 	debian_tree
